@@ -1,0 +1,189 @@
+# frozen_string_literal: true
+
+require "optparse"
+require "json"
+
+module Loom
+  module Bench
+    # The `loom bench` command line. Returns an exit status instead of
+    # exiting, so tests can drive it; bad input raises {UsageError}, printed
+    # with the valid choices and exit status 2.
+    #
+    # @example
+    #   Loom::Bench::CLI.new(%w[baseline --quick]).run # => 0
+    class CLI
+      USAGE = <<~TEXT
+        Usage: loom bench [SUITE...] [options]   measure (all suites when none is named)
+               loom bench compare OLD.json NEW.json   what changed beyond the noise
+               loom bench render DIR                   re-render DIR/results.json as report.md and report.html
+      TEXT
+
+      # @param argv [Array<String>] the arguments after `bench`
+      # @param out [IO] where reports (and --json) go
+      # @param err [IO] where progress, notes and errors go
+      def initialize(argv, out: $stdout, err: $stderr)
+        @argv = argv.dup
+        @out = out
+        @err = err
+        @options = { seed: nil, variants: nil, trials: nil, seconds: nil, quick: false, gc: false, json: false,
+                     out: nil, list: false, suites_dir: SUITES_DIR }
+      end
+
+      # @return [Integer] the exit status: 0, or 2 for a usage error
+      def run
+        case @argv.first
+        when "compare" then compare(@argv.drop(1))
+        when "render" then render(@argv.drop(1))
+        else measure
+        end
+      rescue UsageError => e
+        @err.puts "loom bench: #{e.message}"
+        2
+      rescue Error => e
+        @err.puts "loom bench: #{e.message}"
+        1
+      end
+
+      private
+
+      def measure
+        names = parse_arguments
+        return 0 if @options[:help]
+        return worker if @options[:worker]
+
+        Bench.load_suites(@options[:suites_dir])
+        suites = select_suites(names)
+        return list(suites) if @options[:list]
+
+        results = Runner.new(suites, **run_options).call
+        report(results)
+        0
+      end
+
+      def run_options
+        { seed: @options[:seed] || Random.new_seed % 100_000, variants: variants, trials: @options[:trials],
+          seconds: @options[:seconds], quick: @options[:quick], gc: @options[:gc], io: @err,
+          load_errors: Bench.load_errors }
+      end
+
+      def variants
+        current = Environment.yjit? ? "yjit" : "no-yjit"
+        case @options[:variants]
+        when :both then %w[no-yjit yjit]
+        when true then ["yjit"]
+        when false then ["no-yjit"]
+        else [current]
+        end
+      end
+
+      def select_suites(names)
+        registry = Bench.registry
+        unknown = names - registry.keys
+        unless unknown.empty?
+          raise UsageError, "unknown suite #{unknown.map(&:inspect).join(', ')}; valid suites: " \
+                            "#{registry.keys.sort.join(', ')}#{load_note}"
+        end
+        names.empty? ? registry.values.sort_by(&:name) : names.uniq.map { |n| registry.fetch(n) }
+      end
+
+      def load_note
+        return "" if Bench.load_errors.empty?
+
+        " (not loaded: #{Bench.load_errors.map { |f, m| "#{File.basename(f)}: #{m}" }.join('; ')})"
+      end
+
+      def list(suites)
+        suites.each do |suite|
+          @out.puts "#{suite.name} (#{suite.kind}, #{suite.unit}): #{suite.title}"
+          suite.rows.each { |row| @out.puts "  #{row.name}  [#{row.library}#{', isolated' if row.isolate?}]" }
+        end
+        Bench.load_errors.each { |file, message| @out.puts "#{File.basename(file)}: not loaded: #{message}" }
+        0
+      end
+
+      def report(results)
+        dir = @options[:out] || File.join("results", Time.now.utc.strftime("%Y%m%d-%H%M%S"))
+        files = Reports.write(results, dir)
+        text = TerminalReport.new(results).render
+        if @options[:json]
+          @err.puts text
+          @out.puts results.to_json
+        else
+          @out.puts text
+        end
+        @err.puts "wrote #{files.join(', ')}"
+      end
+
+      def compare(args)
+        raise UsageError, "compare needs two results files: loom bench compare OLD.json NEW.json" unless args.size == 2
+
+        @out.puts Comparison.new(Results.read(args[0]), Results.read(args[1])).render
+        0
+      end
+
+      def render(args)
+        raise UsageError, "render needs one results folder: loom bench render DIR" unless args.size == 1
+
+        files = Reports.write(Results.read(args[0]), args[0])
+        @out.puts "wrote #{files.join(', ')}"
+        0
+      end
+
+      def worker
+        IsolatedTrial.work(JSON.parse(@options[:worker]))
+        0
+      end
+
+      def parser
+        OptionParser.new do |o|
+          o.banner = USAGE
+          o.separator "\nOptions:"
+          define_run_options(o)
+          define_output_options(o)
+          o.on("--worker SPEC", "(internal) measure one isolated trial") { |v| @options[:worker] = v }
+          o.on("-h", "--help", "show this help") do
+            @out.puts o
+            @options[:help] = true
+          end
+        end
+      end
+
+      def define_run_options(opts)
+        opts.on("--trials N", Integer, "trials per row (default: each suite's, fitted to its budget)") do |v|
+          @options[:trials] = positive(v, "--trials", "a whole number of trials, at least 1")
+        end
+        opts.on("--seconds S", Float, "rate window in seconds (default 1, fitted to the budget)") do |v|
+          @options[:seconds] = positive(v, "--seconds", "seconds > 0, e.g. 0.5")
+        end
+        opts.on("--quick", "a smoke run: every suite end to end in under a minute") { @options[:quick] = true }
+        opts.on("--[no-]yjit", "run every row with (or without) YJIT, in fresh processes") do |v|
+          @options[:variants] = v
+        end
+        opts.on("--both", "run every row with and without YJIT") { @options[:variants] = :both }
+        opts.on("--gc", "keep GC on in rate windows (default: off during the window)") { @options[:gc] = true }
+        opts.on("--seed N", Integer, "seed of the random order (printed by every run)") { |v| @options[:seed] = v }
+      end
+
+      def define_output_options(opts)
+        opts.on("--out DIR", "results folder (default results/<timestamp>)") { |v| @options[:out] = v }
+        opts.on("--json", "print the results JSON to stdout (tables go to stderr)") { @options[:json] = true }
+        opts.on("--list", "list suites and rows, measure nothing") { @options[:list] = true }
+        opts.on("--suites-dir DIR", "load suites from DIR instead of loom's") { |v| @options[:suites_dir] = v }
+      end
+
+      def positive(value, option, expected)
+        raise UsageError, "bad value for #{option}: #{value.inspect}; expected #{expected}" unless value.positive?
+
+        value
+      end
+
+      # OptionParser's own errors become UsageErrors naming the valid options.
+      def parse_arguments
+        parser.parse(@argv)
+      rescue OptionParser::ParseError => e
+        valid = parser.top.list.filter_map { |sw| sw.long.first if sw.respond_to?(:long) }
+        raise UsageError, "#{e.message}; valid options: #{(valid - ['--worker']).join(', ')}"
+      end
+    end
+  end
+end

@@ -1,0 +1,11 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # Raised for a mistake in a suite definition or in the options of a run.
+    class Error < Loom::Error; end
+
+    # Raised for a bad command line; `loom bench` prints it and exits with 2.
+    class UsageError < Error; end
+  end
+end

@@ -1,0 +1,111 @@
+# frozen_string_literal: true
+
+require "json"
+require "rbconfig"
+require "tmpdir"
+
+module Loom
+  module Bench
+    # Runs one trial in a fresh `ruby` process: for rows with `isolate: true`
+    # (many workers, global state) and for every row when the run asks for
+    # other Ruby flags than this process has (--yjit, --no-yjit, --both).
+    # The child runs `exe/loom bench --worker SPEC` and writes its record as
+    # JSON to a file named in SPEC; its stdout is discarded (suites may
+    # print) and its stderr kept for the failure message.
+    class IsolatedTrial
+      LIB_DIR = File.expand_path("../..", __dir__)
+      EXE = File.expand_path("../../../exe/loom", __dir__)
+      # Extra seconds granted to an isolated trial beyond its expected length
+      # (ruby start-up, loading the peers) before it is killed.
+      GRACE = 60
+
+      # @param row [Row] its suite must have been loaded from a file
+      # @param trial [Integer]
+      # @param seconds [Float]
+      # @param warmup [Float]
+      # @param quick [Boolean]
+      # @param gc [Boolean]
+      # @param variant [String] "yjit" or "no-yjit"
+      def initialize(row, trial:, seconds:, warmup:, quick:, gc:, variant:) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
+        @row = row
+        @spec = { "suite_file" => row.suite.file, "suite" => row.suite.name, "row" => row.name, "trial" => trial,
+                  "seconds" => seconds, "warmup" => warmup, "quick" => quick, "gc" => gc, "variant" => variant }
+      end
+
+      # @return [Hash] the child's record, or a failed record saying why the child gave none
+      def call
+        Dir.mktmpdir("loom-bench") do |dir|
+          out = File.join(dir, "record.json")
+          err = File.join(dir, "stderr.txt")
+          status = spawn_and_wait(@spec.merge("out" => out), err)
+          read_record(out, err, status)
+        end
+      end
+
+      # The child's side: measures the trial described by spec and writes the record.
+      #
+      # @param spec [Hash] as built by {#initialize} plus "out"
+      # @return [void]
+      def self.work(spec)
+        load spec.fetch("suite_file")
+        suite = Bench.registry.fetch(spec.fetch("suite"))
+        row = suite.row_named(spec.fetch("row")) or raise Error, "worker: no row #{spec['row'].inspect}"
+        note = row.load_requirements
+        raise Error, note if note
+
+        record = Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: spec["warmup"],
+                                quick: spec["quick"], gc: spec["gc"], variant: spec["variant"]).call
+        File.write(spec.fetch("out"), JSON.generate(record.merge("isolated" => true)))
+      end
+
+      private
+
+      def command(spec)
+        [RbConfig.ruby, *Plan::VARIANT_FLAGS.fetch(@spec["variant"], []), "-I", LIB_DIR, EXE, "bench", "--worker",
+         JSON.generate(spec)]
+      end
+
+      def spawn_and_wait(spec, err)
+        pid = Process.spawn(*command(spec), out: File::NULL, err: err, in: File::NULL)
+        waiter = Process.detach(pid)
+        return waiter.value if waiter.join(timeout)
+
+        kill(pid, waiter)
+        :timeout
+      end
+
+      def kill(pid, waiter)
+        Process.kill(:TERM, pid)
+        Process.kill(:KILL, pid) unless waiter.join(2)
+        waiter.join
+      rescue Errno::ESRCH
+        nil
+      end
+
+      def timeout
+        return @row.timeout if @row.timeout
+
+        expected = @row.kind == :rate ? @spec["seconds"] + @spec["warmup"] : @row.estimate(quick: @spec["quick"])
+        (expected * 10) + GRACE
+      end
+
+      def read_record(out, err, status)
+        return JSON.parse(File.read(out)) if File.file?(out) && File.size?(out)
+
+        failed("isolated trial #{status == :timeout ? "killed after #{timeout.round}s" : "exited with #{status.inspect}"}" \
+               " without a result#{stderr_tail(err)}")
+      end
+
+      def stderr_tail(err)
+        text = File.file?(err) ? File.read(err).strip : ""
+        text.empty? ? "" : ": #{text.lines.last(3).join(' ').strip[0, 500]}"
+      end
+
+      def failed(message)
+        { "suite" => @row.suite.name, "row" => @row.name, "library" => @row.library, "compare" => @row.compare,
+          "params" => Results.plain(@row.params), "kind" => @row.kind.to_s, "variant" => @spec["variant"],
+          "trial" => @spec["trial"], "status" => "failed", "error" => message, "isolated" => true, "metrics" => {} }
+      end
+    end
+  end
+end

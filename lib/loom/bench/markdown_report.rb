@@ -1,0 +1,130 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # report.md: the environment, the summary of loom against its best peers,
+    # then per suite a table (median [min–max], spread, CPU, ratio to the
+    # best peer) and the code of every row.
+    class MarkdownReport
+      # @param results [Results]
+      def initialize(results)
+        @results = results
+        @summaries = RowSummary.all(results)
+        @variants = results.variants.size > 1
+      end
+
+      # @return [String] Markdown
+      def render
+        [header, environment, summary, *suites, skipped].compact.join("\n")
+      end
+
+      private
+
+      def header
+        env = @results.environment
+        "# loom bench report\n\n#{env['date']} · seed #{@results.data['seed']} " \
+          "(repeat with `loom bench --seed #{@results.data['seed']}`) · #{@results.records.size} trials " \
+          "in random order · GC #{env['gc']}\n"
+      end
+
+      def environment
+        env = @results.environment
+        gems = (env["gems"] || {}).map { |name, version| "#{name} #{version || '(not installed)'}" }.join(", ")
+        <<~MD
+          ## Environment
+
+          - Ruby: #{env.dig('ruby', 'description')} · variants measured: #{@results.variants.join(', ')}
+          - CPU: #{env['cpu_model']} · #{env['cores']} cores · #{env['os']}
+          - Load average (1/5/15 min): before #{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}
+          - Gems: #{gems}
+        MD
+      end
+
+      def summary
+        verdicts = Verdict.all(@summaries)
+        return nil if verdicts.empty?
+
+        rows = verdicts.map do |v|
+          "| #{v.row.suite_name} | #{cell(label(v.row))} | #{cell(v.peer.name)} (#{v.peer.library}) | " \
+            "#{format('%.2f', v.ratio)} | #{v} |"
+        end
+        ["## Summary: loom vs the best peer", "",
+         "Ratio = loom's speed over the best peer's in the same suite and compare group (> 1: loom is faster). " \
+         "\"within noise\": the min–max ranges overlap.", "",
+         "| suite | loom row | best peer | ratio | verdict |", "|---|---|---|---:|---|", *rows, ""].join("\n")
+      end
+
+      def suites
+        @summaries.group_by(&:suite_name).map { |name, rows| suite_section(@results.suites.fetch(name), rows) }
+      end
+
+      def suite_section(suite, rows)
+        size = @results.data.dig("sizes", suite["name"]) || {}
+        lines = ["## #{suite['name']}: #{suite['title']}", ""]
+        lines << "#{suite['description']}\n" if suite["description"]
+        lines << "Reproduces `#{suite['seed']}`. #{unit_line(suite, size)}" << ""
+        lines.concat(table(rows)) << ""
+        lines.concat(code_blocks(rows))
+        lines.join("\n")
+      end
+
+      def unit_line(suite, size)
+        if suite["kind"] == "rate"
+          "Executions per second (higher is better), #{size['trials']} trials of #{size['seconds']} s windows."
+        else
+          "#{suite['unit']} (lower is better), #{size['trials']} trials; set-up timed apart."
+        end
+      end
+
+      def table(rows)
+        cpu_head = rows.first.rate? ? "per CPU-second" : "CPU s (children)"
+        ["| row | library | median [min–max] | stddev | #{cpu_head} | set-up | vs best peer | failed |",
+         "|---|---|---|---:|---:|---:|---|---:|", *rows.map { |row| table_row(row) }]
+      end
+
+      def table_row(row)
+        rate = row.rate?
+        cpu = rate ? Format.rate(row.cpu_stats.median) : cpu_seconds(row)
+        "| #{cell(label(row))} | #{row.library} | #{Format.spread(row.stats, rate: rate)} | " \
+          "#{Format.relative(row.stats)} | #{cpu} | #{Format.seconds(row.setup_stats.median)} | " \
+          "#{ratio(row)} | #{failed(row)} |"
+      end
+
+      def cpu_seconds(row)
+        children = row.children_cpu_stats.median
+        text = Format.seconds(row.cpu_stats.median)
+        children&.positive? ? "#{text} (#{Format.seconds(children)})" : text
+      end
+
+      def ratio(row)
+        peer = row.best_peer(@summaries)
+        return "–" unless peer && row.measured?
+        return "best peer" if peer.equal?(row)
+
+        "#{Format.ratio(row.ratio(@summaries))} than #{cell(peer.name)}"
+      end
+
+      def failed(row)
+        return "0" if row.failures.empty?
+
+        "#{row.failures.size}/#{row.records.size}: #{cell(row.failures.first['error'].to_s[0, 160])}"
+      end
+
+      def code_blocks(rows)
+        rows.uniq(&:name).reject { |row| row.code.strip.empty? }.flat_map do |row|
+          ["**#{row.name}** (#{row.library})", "", "```ruby", row.code.rstrip, "```", ""]
+        end
+      end
+
+      def skipped
+        notes = @results.skipped.map { |s| "- #{s['suite']}/#{s['row']}: #{s['reason']}" } +
+                @results.load_errors.map { |file, message| "- #{File.basename(file)} not loaded: #{message}" }
+        notes.empty? ? nil : ["## Skipped", "", *notes, ""].join("\n")
+      end
+
+      def label(row) = row.label(with_variant: @variants)
+
+      def cell(text) = text.to_s.gsub("|", "\\|").gsub("\n", " ")
+    end
+  end
+end

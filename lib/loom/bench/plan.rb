@@ -1,0 +1,133 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # The list of every (suite, row, variant, trial) run, shuffled into a
+    # seeded random order so that background noise spreads over all
+    # configurations instead of hitting one (the method of
+    # more-fiber-benchmarking.txt). Also sizes each suite to its time budget.
+    class Plan
+      # One run: a trial of a row under a Ruby variant.
+      Run = Struct.new(:suite, :row, :variant, :trial, :trials, :seconds, :isolated, keyword_init: true) do
+        # @return [String] "suite/row [variant]"
+        def label = "#{suite.name}/#{row.name} [#{variant}]"
+      end
+
+      # Ruby variants: the label and the command-line flags that select it.
+      VARIANT_FLAGS = { "yjit" => ["--yjit", "--yjit-exec-mem-size=64"], "no-yjit" => ["--disable-yjit"] }.freeze
+      # Under --quick: few trials and short windows, so all suites run in under a minute.
+      QUICK_TRIALS = 1
+      QUICK_SECONDS = 0.05
+      # The budget never shrinks a suite below these (fewer says too little).
+      MIN_TRIALS = 3
+      MIN_SECONDS = 0.5
+      # Seconds a fresh `ruby -Ilib exe/loom` worker takes to start (loads loom and the suite).
+      SPAWN_SECONDS = 0.35
+      # Later warm-ups of a row already warm in this process are this share of the window.
+      REWARM_SHARE = 0.2
+
+      attr_reader :runs, :seed, :skipped
+
+      # @param suites [Array<Suite>]
+      # @param seed [Integer] the shuffle's seed
+      # @param variants [Array<String>] Ruby variants ("yjit", "no-yjit")
+      # @param trials [Integer, nil] trials per row (nil: each suite's own, fitted to its budget)
+      # @param seconds [Float, nil] rate window (nil: 1 s, fitted to the budget)
+      # @param quick [Boolean]
+      # @param skipped [Hash{Row => String}] rows not to run, with the reason
+      def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, skipped: {}) # rubocop:disable Metrics/ParameterLists -- one per CLI option
+        @seed = seed
+        @variants = variants
+        @quick = quick
+        @skipped = skipped
+        @sizes = suites.to_h { |suite| [suite, size(suite, trials, seconds)] }
+        @runs = build(suites).shuffle(random: Random.new(seed))
+      end
+
+      # @param suite [Suite]
+      # @return [Array(Integer, Float)] trials per row and rate window for the suite
+      def size_of(suite) = @sizes.fetch(suite)
+
+      # @return [Float] estimated seconds for the whole plan
+      def estimate
+        warm = {}
+        runs.sum { |run| estimate_run(run, warm) }
+      end
+
+      # @param suite [Suite]
+      # @return [Float] estimated seconds for one suite
+      def estimate_suite(suite)
+        warm = {}
+        runs.select { |run| run.suite == suite }.sum { |run| estimate_run(run, warm) }
+      end
+
+      # @param variant [String]
+      # @return [Boolean] whether the variant needs another ruby than this one
+      def self.foreign?(variant)
+        variant != (Environment.yjit? ? "yjit" : "no-yjit")
+      end
+
+      private
+
+      def build(suites)
+        suites.flat_map do |suite|
+          trials, seconds = size_of(suite)
+          suite.rows.reject { |row| skipped.key?(row) }.flat_map do |row|
+            @variants.product((1..trials).to_a).map do |variant, trial|
+              Run.new(suite: suite, row: row, variant: variant, trial: trial, trials: trials, seconds: seconds,
+                      isolated: row.isolate? || self.class.foreign?(variant))
+            end
+          end
+        end
+      end
+
+      def estimate_run(run, warm)
+        first = !run.isolated && !warm.key?([run.row, run.variant])
+        warm[[run.row, run.variant]] = true
+        per_run(run.row, run.seconds, first || run.isolated) + (run.isolated ? SPAWN_SECONDS : 0)
+      end
+
+      def per_run(row, seconds, full_warmup)
+        return row.estimate(quick: @quick) + 0.01 if row.kind == :duration
+
+        seconds * (full_warmup ? 2 : 1 + REWARM_SHARE) + 0.01
+      end
+
+      # Fits trials and window to the suite's budget: first the window
+      # shrinks (to MIN_SECONDS), then the trials (to MIN_TRIALS). Values
+      # given on the command line are kept as they are.
+      def size(suite, trials, seconds)
+        return [trials || QUICK_TRIALS, seconds || QUICK_SECONDS] if @quick
+
+        trials_fixed = !trials.nil?
+        seconds_fixed = !seconds.nil?
+        trials ||= suite.trials
+        seconds ||= 1.0
+        seconds = shrink_seconds(suite, trials, seconds) unless seconds_fixed
+        trials = shrink_trials(suite, trials, seconds) unless trials_fixed
+        [trials, seconds]
+      end
+
+      def shrink_seconds(suite, trials, seconds)
+        seconds *= 0.8 while seconds > MIN_SECONDS && rough(suite, trials, seconds) > suite.budget
+        [seconds, MIN_SECONDS].max.round(2)
+      end
+
+      def shrink_trials(suite, trials, seconds)
+        trials -= 1 while trials > MIN_TRIALS && rough(suite, trials, seconds) > suite.budget
+        trials
+      end
+
+      def rough(suite, trials, seconds)
+        active = suite.rows.reject { |row| skipped.key?(row) }
+        @variants.sum do |variant|
+          active.sum do |row|
+            isolated = row.isolate? || self.class.foreign?(variant)
+            (trials * (per_run(row, seconds, isolated) + (isolated ? SPAWN_SECONDS : 0))) +
+              (isolated || row.kind == :duration ? 0 : seconds)
+          end
+        end
+      end
+    end
+  end
+end

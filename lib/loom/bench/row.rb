@@ -1,0 +1,120 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # One row of a suite: one piece of code measured under one configuration.
+    # Built by {Suite#row}; its blocks are set with the DSL methods below.
+    class Row
+      # Seconds a duration trial is assumed to take when the row gives no
+      # `estimate:`; only used for the up-front estimate and the budget.
+      DEFAULT_ESTIMATE = 1.0
+
+      attr_reader :name, :library, :compare, :params, :requires, :series, :suite
+
+      # @param suite [Suite] the suite the row belongs to
+      # @param name [String] unique within the suite
+      # @param library [String] "loom", "ruby" or the peer's gem name
+      # @param compare [String, nil] rows with the same compare do the same job
+      # @param params [Hash] configuration, handed to the blocks as ctx.params
+      # @param requires [Array<String>] files to require first; a LoadError skips the row
+      # @param isolate [Boolean] run each trial in a fresh ruby process
+      # @param series [String, nil] line name in a chart over a param (default: library and other params)
+      # @param estimate [Float, nil] expected seconds per duration trial (full run), for the budget
+      # @param gc [Boolean, nil] true keeps GC on in this row's rate window
+      # @param timeout [Float, nil] seconds after which an isolated trial is killed and failed
+      def initialize(suite, name, library:, compare: nil, params: {}, requires: [], isolate: false, # rubocop:disable Metrics/ParameterLists -- the DSL's keywords
+                     series: nil, estimate: nil, gc: nil, timeout: nil)
+        raise ArgumentError, "row name must be a non-empty String, got #{name.inspect}" if name.to_s.empty?
+
+        @suite = suite
+        @name = name.to_s
+        @library = library.to_s
+        @compare = compare&.to_s
+        @params = params.to_h.transform_keys(&:to_sym)
+        @requires = Array(requires).map(&:to_s)
+        @isolate = isolate ? true : false
+        @series = series&.to_s
+        @estimate = estimate
+        @gc = gc
+        @timeout = timeout
+        @blocks = {}
+      end
+
+      # Sets (with an argument) or returns the code printed beside the result.
+      #
+      # @param text [String, nil] exactly what is timed
+      # @return [String]
+      def code(text = nil)
+        @code = text.to_s if text
+        @code || ""
+      end
+
+      # @yieldparam ctx [Context]
+      # @yieldreturn [Object] the state handed to the other blocks (untimed, timed apart)
+      # @return [Proc, nil]
+      def setup(&block) = define(:setup, block)
+
+      # The timed job of a :duration row.
+      # @yieldparam state [Object] @yieldparam ctx [Context]
+      # @yieldreturn [Hash, Object] optional metrics; metrics[:failures] > 0 fails the trial
+      # @return [Proc, nil]
+      def run(&block) = define(:run, block)
+
+      # One batch of ctx.batch_size executions of a :rate row.
+      # @yieldparam state [Object] @yieldparam ctx [Context]
+      # @return [Proc, nil]
+      def batch(&block) = define(:batch, block)
+
+      # Untimed clean-up, called even when the trial failed.
+      # @yieldparam state [Object] @yieldparam ctx [Context]
+      # @return [Proc, nil]
+      def teardown(&block) = define(:teardown, block)
+
+      # @return [Boolean] whether each trial runs in a fresh ruby process
+      def isolate? = @isolate
+
+      # @return [Boolean, nil] the row's own GC choice for the rate window, nil to follow the run
+      def gc = @gc
+
+      # @return [Float, nil] the kill timeout for isolated trials
+      def timeout = @timeout
+
+      # @return [Symbol] :rate or :duration, the suite's kind
+      def kind = suite.kind
+
+      # @param quick [Boolean]
+      # @return [Float] the estimated seconds of the measured part of one duration trial
+      def estimate(quick: false)
+        full = (@estimate || DEFAULT_ESTIMATE).to_f
+        quick ? [full / 10, 0.2].min : full
+      end
+
+      # Requires the row's files.
+      #
+      # @return [String, nil] nil when all loaded, else a note saying what is missing
+      def load_requirements
+        requires.each { |file| require file }
+        nil
+      rescue LoadError => e
+        "skipped: #{e.message} (requires: #{requires.join(', ')})"
+      end
+
+      # @return [Hash] the row as plain data (for the JSON results)
+      def to_h
+        { "name" => name, "library" => library, "compare" => compare, "params" => Results.plain(params),
+          "requires" => requires, "isolate" => isolate?, "series" => series, "code" => code }
+      end
+
+      # @api private
+      # @return [Proc, nil] the block registered under phase
+      def block_for(phase) = @blocks[phase]
+
+      private
+
+      def define(phase, block)
+        @blocks[phase] = block if block
+        @blocks[phase]
+      end
+    end
+  end
+end

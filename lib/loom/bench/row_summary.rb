@@ -1,0 +1,116 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # The trials of one row under one Ruby variant, summarised: statistics of
+    # the measured value, CPU time and set-up, failures, and the ratio to the
+    # best peer doing the same job (same `compare:` group, same suite and
+    # variant, library other than loom).
+    class RowSummary
+      attr_reader :suite, :row, :variant, :records
+
+      # Summaries of every row in results, in suite and row definition order.
+      #
+      # @param results [Results]
+      # @return [Array<RowSummary>]
+      def self.all(results)
+        grouped = results.records.group_by { |r| [r["suite"], r["row"], r["variant"]] }
+        results.suites.flat_map do |suite_name, suite|
+          suite.fetch("rows").flat_map do |row|
+            results.variants.filter_map do |variant|
+              records = grouped[[suite_name, row["name"], variant]]
+              new(suite, row, variant, records) if records
+            end
+          end
+        end
+      end
+
+      # @param suite [Hash] the suite's description from the results
+      # @param row [Hash] the row's description
+      # @param variant [String]
+      # @param records [Array<Hash>] its trials
+      def initialize(suite, row, variant, records)
+        @suite = suite
+        @row = row
+        @variant = variant
+        @records = records.sort_by { |r| r["trial"].to_i }
+      end
+
+      def name = @row["name"]
+      def library = @row["library"]
+      def compare = @row["compare"]
+      def params = @row["params"] || {}
+      def code = @row["code"].to_s
+      def suite_name = @suite["name"]
+
+      # @return [Boolean] true for rate rows (higher is better)
+      def rate? = @suite["kind"] == "rate"
+
+      # @return [Array<Hash>] the trials that measured something
+      def ok = records.select { |r| r["status"] == "ok" }
+
+      # @return [Array<Hash>] the trials that failed
+      def failures = records.reject { |r| r["status"] == "ok" }
+
+      # @return [Stats] of the measured value (executions/s or seconds)
+      def stats = @stats ||= Stats.of(ok.map { |r| r["value"] })
+
+      # @return [Stats] of executions per CPU-second (rate) or CPU seconds (duration)
+      def cpu_stats = @cpu_stats ||= Stats.of(ok.map { |r| r["cpu_value"] })
+
+      # @return [Stats] of the set-up seconds
+      def setup_stats = @setup_stats ||= Stats.of(ok.map { |r| r["setup_seconds"] })
+
+      # @return [Stats] of the CPU seconds of reaped child processes
+      def children_cpu_stats = @children_cpu_stats ||= Stats.of(ok.map { |r| r["children_cpu_seconds"] })
+
+      # @return [Boolean] whether any trial measured something
+      def measured? = stats.n.positive?
+
+      # @return [Hash, nil] the trial with the median value (for "N executions in S seconds")
+      def median_record
+        sorted = ok.sort_by { |r| r["value"] }
+        sorted[(sorted.size - 1) / 2]
+      end
+
+      # @return [Float, nil] higher is better: the rate, or 1 / seconds
+      def speed
+        return nil unless measured?
+
+        rate? ? stats.median : 1.0 / stats.median
+      end
+
+      # @return [Boolean] whether the row is one of loom's
+      def loom? = library == "loom"
+
+      # The fastest row of another library than loom in the same compare group.
+      #
+      # @param summaries [Array<RowSummary>] all rows of the run
+      # @return [RowSummary, nil]
+      def best_peer(summaries)
+        return nil unless compare
+
+        summaries.select do |s|
+          s.suite_name == suite_name && s.variant == variant && s.compare == compare && !s.loom? && s.measured?
+        end.max_by(&:speed)
+      end
+
+      # @param summaries [Array<RowSummary>]
+      # @return [Float, nil] this row's speed over the best peer's (> 1: faster)
+      def ratio(summaries)
+        peer = best_peer(summaries)
+        peer && measured? ? speed / peer.speed : nil
+      end
+
+      # @param other [RowSummary]
+      # @return [Boolean] whether the min–max ranges of the two rows overlap (a difference within noise)
+      def overlaps?(other)
+        stats.min <= other.stats.max && other.stats.min <= stats.max
+      end
+
+      # @param with_variant [Boolean]
+      # @return [String] the row's name, with the Ruby variant when the run had several
+      def label(with_variant: false) = with_variant ? "#{name} [#{variant}]" : name
+    end
+  end
+end

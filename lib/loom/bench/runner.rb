@@ -1,0 +1,101 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # Runs a plan: every (suite, row, variant, trial) in the plan's random
+    # order, in this process or in a fresh one, and gathers the records with
+    # the environment into {Results}. Prints the seed and the estimate first.
+    class Runner
+      # @param suites [Array<Suite>]
+      # @param seed [Integer]
+      # @param variants [Array<String>] "yjit" / "no-yjit"
+      # @param trials [Integer, nil]
+      # @param seconds [Float, nil]
+      # @param quick [Boolean]
+      # @param gc [Boolean] keep GC on in rate windows
+      # @param io [IO] where the estimate and progress go
+      # @param load_errors [Hash{String => String}] suite files that failed to load, for the report
+      def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, gc: false, io: $stderr, # rubocop:disable Metrics/ParameterLists -- one per CLI option
+                     load_errors: {})
+        @suites = suites
+        @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, gc: gc }
+        @io = io
+        @load_errors = load_errors
+      end
+
+      # @return [Results]
+      def call
+        environment = Environment.capture(gc: @options[:gc])
+        skipped = check_requirements
+        plan = Plan.new(@suites, **@options.except(:gc), skipped: skipped)
+        announce(plan)
+        records = execute(plan)
+        environment["load_average_after"] = Environment.load_average
+        Results.new(data(plan, environment, skipped, records))
+      end
+
+      # @param record [Hash]
+      # @return [String] a trial's result in the seeds' words
+      def self.describe(record)
+        return "FAILED: #{record['error']}" unless record["status"] == "ok"
+        return format("%.4f seconds", record["value"]) if record["kind"] == "duration"
+
+        format("%<n>d executions in %<s>.4f seconds", n: record["executions"], s: record["wall_seconds"])
+      end
+
+      private
+
+      def check_requirements
+        @suites.flat_map(&:rows).each_with_object({}) do |row, skipped|
+          note = row.load_requirements
+          skipped[row] = note if note
+        end
+      end
+
+      def announce(plan)
+        @io.puts "loom bench: seed #{plan.seed} (repeat with --seed #{plan.seed}); #{plan.runs.size} trials " \
+                 "in random order; GC #{@options[:gc] ? 'on' : 'off (--gc keeps it on)'} in rate windows; " \
+                 "estimated #{Progress.format_seconds(plan.estimate)}"
+        @suites.each do |suite|
+          trials, seconds = plan.size_of(suite)
+          window = suite.kind == :rate ? " x #{seconds}s windows" : ""
+          @io.puts format("  %-22<name>s %2<rows>d rows x %<t>d trials%<w>s ~ %<est>s", name: suite.name,
+                          rows: suite.rows.size, t: trials, w: window,
+                          est: Progress.format_seconds(plan.estimate_suite(suite)))
+        end
+        plan.skipped.each { |row, note| @io.puts "  #{row.suite.name}/#{row.name}: #{note}" }
+        @load_errors.each { |file, message| @io.puts "  #{File.basename(file)} not loaded: #{message}" }
+      end
+
+      def execute(plan)
+        progress = Progress.new(@io, total: plan.runs.size, estimate: plan.estimate)
+        warm = {}
+        plan.runs.each_with_index.map do |run, index|
+          progress.start(run)
+          record = measure(run, warm).merge("order" => index + 1)
+          progress.finish(run, self.class.describe(record))
+          record
+        end
+      ensure
+        progress&.close
+      end
+
+      def measure(run, warm)
+        key = [run.row, run.variant]
+        warmup = run.isolated || !warm.key?(key) ? run.seconds : run.seconds * Plan::REWARM_SHARE
+        warm[key] = true
+        klass = run.isolated ? IsolatedTrial : Trial
+        klass.new(run.row, trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
+                           gc: @options[:gc], variant: run.variant).call.merge("isolated" => run.isolated)
+      end
+
+      def data(plan, environment, skipped, records)
+        { "schema" => Results::SCHEMA, "seed" => plan.seed, "options" => Results.plain(@options),
+          "sizes" => @suites.to_h { |s| [s.name, { "trials" => plan.size_of(s)[0], "seconds" => plan.size_of(s)[1] }] },
+          "environment" => environment, "suites" => @suites.to_h { |s| [s.name, s.to_h] },
+          "skipped" => skipped.map { |row, note| { "suite" => row.suite.name, "row" => row.name, "reason" => note } },
+          "load_errors" => @load_errors, "records" => records }
+      end
+    end
+  end
+end

@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # Summary statistics of the trials of one row: median, min, max, mean and
+    # the sample standard deviation (n - 1). The median sorts first (the
+    # promise seed's analyser took the middle of an unsorted list).
+    Stats = Struct.new(:n, :median, :min, :max, :mean, :stddev, keyword_init: true) do
+      # @param values [Array<Numeric>] one value per trial
+      # @return [Stats] all nil fields (but n = 0) when values is empty
+      # @example
+      #   Loom::Bench::Stats.of([3, 1, 2]).median # => 2.0
+      def self.of(values)
+        values = values.compact.map(&:to_f)
+        return new(n: 0) if values.empty?
+
+        new(n: values.size, median: median(values), min: values.min, max: values.max,
+            mean: mean(values), stddev: stddev(values))
+      end
+
+      # @param values [Array<Numeric>]
+      # @return [Float, nil] the middle value, or the mean of the two middle ones
+      def self.median(values)
+        return nil if values.empty?
+
+        sorted = values.sort
+        mid = sorted.size / 2
+        sorted.size.odd? ? sorted[mid].to_f : (sorted[mid - 1] + sorted[mid]) / 2.0
+      end
+
+      # @param values [Array<Numeric>]
+      # @return [Float, nil]
+      def self.mean(values)
+        values.empty? ? nil : values.sum.to_f / values.size
+      end
+
+      # Sample standard deviation (divides by n - 1); 0.0 for a single value.
+      #
+      # @param values [Array<Numeric>]
+      # @return [Float, nil]
+      def self.stddev(values)
+        return nil if values.empty?
+        return 0.0 if values.size == 1
+
+        m = mean(values)
+        Math.sqrt(values.sum { |v| (v - m)**2 } / (values.size - 1))
+      end
+
+      # Mann-Whitney U test, two-sided, normal approximation with tie
+      # correction: the p-value that two samples come from one distribution.
+      #
+      # @param xs [Array<Numeric>]
+      # @param ys [Array<Numeric>]
+      # @return [Float, nil] p in [0, 1], nil when a sample is empty
+      def self.mann_whitney_p(xs, ys)
+        return nil if xs.empty? || ys.empty?
+
+        ranks = rank_all(xs.map { |x| [x.to_f, 0] } + ys.map { |y| [y.to_f, 1] })
+        n1 = xs.size
+        n2 = ys.size
+        u = ranks.select { |(_, group), _| group.zero? }.sum { |_, r| r } - (n1 * (n1 + 1) / 2.0)
+        z_p(u, n1, n2, ranks.map { |(value, _), _| value })
+      end
+
+      # Average ranks (1-based) for tied values.
+      def self.rank_all(pairs)
+        sorted = pairs.sort_by(&:first)
+        ranks = []
+        i = 0
+        while i < sorted.size
+          j = i
+          j += 1 while j + 1 < sorted.size && sorted[j + 1][0] == sorted[i][0]
+          (i..j).each { |k| ranks << [sorted[k], (i + j + 2) / 2.0] }
+          i = j + 1
+        end
+        ranks
+      end
+
+      def self.z_p(u, n1, n2, values)
+        n = n1 + n2
+        ties = values.tally.values.sum { |t| (t**3) - t }
+        variance = n1 * n2 / 12.0 * ((n + 1) - (ties / (n * (n - 1).to_f)))
+        return 1.0 if variance <= 0
+
+        z = ((u - (n1 * n2 / 2.0)).abs - 0.5) / Math.sqrt(variance)
+        [Math.erfc(z.clamp(0, Float::INFINITY) / Math.sqrt(2)), 1.0].min
+      end
+      private_class_method :rank_all, :z_p
+
+      # @return [Float, nil] stddev as a fraction of the mean (0.05 = 5 %)
+      def relative_stddev
+        return nil if stddev.nil? || mean.nil? || mean.zero?
+
+        stddev / mean
+      end
+
+      # @return [Hash] plain data for JSON
+      def to_h
+        super.transform_keys(&:to_s)
+      end
+    end
+  end
+end

@@ -1,0 +1,93 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # Plain-text tables in the seeds' style, one section per suite:
+    #
+    #   conproc.call: 734000 executions in 1.0000 seconds  734.0k/s [701.0k–750.0k] ±2.1% ...
+    #   Thread::Queue, fresh: 12.3456 seconds [12.1000 s–13.0000 s] ±2.1% ...
+    #
+    # then the summary of loom against its best peers.
+    class TerminalReport
+      # @param results [Results]
+      def initialize(results)
+        @results = results
+        @summaries = RowSummary.all(results)
+        @variants = results.variants.size > 1
+      end
+
+      # @return [String]
+      def render
+        sections = @summaries.group_by(&:suite_name).map { |name, rows| suite_section(name, rows) }
+        [*sections, skipped_section, summary_section].compact.join("\n")
+      end
+
+      private
+
+      def suite_section(name, rows)
+        suite = @results.suites.fetch(name)
+        size = @results.data.dig("sizes", name) || {}
+        heading = "== #{name}: #{suite['title']} (#{suite['unit']}; #{size['trials']} trials" \
+                  "#{", #{size['seconds']} s windows, GC #{gc_word}" if suite['kind'] == 'rate'}) =="
+        width = rows.map { |r| label(r).size }.max + 1
+        [heading, *rows.map { |row| line(row, width) }, ""].join("\n")
+      end
+
+      def gc_word = @results.data.dig("options", "gc") ? "on" : "off"
+
+      def label(row) = row.label(with_variant: @variants)
+
+      def line(row, width)
+        head = "#{"#{label(row)}:".ljust(width)} "
+        return "#{head}FAILED (#{row.failures.size}/#{row.records.size}): #{row.failures.first['error']}" unless
+          row.measured?
+
+        [head + seed_style(row), Format.spread(row.stats, rate: row.rate?), Format.relative(row.stats),
+         cpu(row), ratio(row), failed_note(row)].reject(&:empty?).join("  ")
+      end
+
+      def seed_style(row)
+        rec = row.median_record
+        return format("%<n>d executions in %<s>.4f seconds", n: rec["executions"], s: rec["wall_seconds"]) if row.rate?
+
+        format("%.4f seconds", row.stats.median)
+      end
+
+      def cpu(row)
+        return "cpu #{Format.rate(row.cpu_stats.median)}/cpu-s" if row.rate?
+
+        text = "cpu #{Format.seconds(row.cpu_stats.median)}, setup #{Format.seconds(row.setup_stats.median)}"
+        children = row.children_cpu_stats.median
+        children&.positive? ? "#{text}, children cpu #{Format.seconds(children)}" : text
+      end
+
+      def ratio(row)
+        peer = row.best_peer(@summaries)
+        return "" unless peer
+        return "best peer" if peer.equal?(row)
+
+        "#{Format.ratio(row.ratio(@summaries))} than #{peer.name}"
+      end
+
+      def failed_note(row)
+        row.failures.empty? ? "" : "(#{row.failures.size} failed: #{row.failures.first['error']})"
+      end
+
+      def skipped_section
+        notes = @results.skipped.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" } +
+                @results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }
+        notes.empty? ? nil : ["== skipped ==", *notes, ""].join("\n")
+      end
+
+      def summary_section
+        verdicts = Verdict.all(@summaries)
+        return nil if verdicts.empty?
+
+        lines = verdicts.map do |v|
+          "#{v.row.suite_name}/#{label(v.row)} vs #{v.peer.name} (#{v.peer.library}): #{v}"
+        end
+        ["== loom vs best peer ==", *lines, ""].join("\n")
+      end
+    end
+  end
+end

@@ -1,0 +1,137 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # Measures one trial of one row in this process and returns its record
+    # (a Hash, the JSON schema of docs/bench.md). A row that raises, or whose
+    # run reports failures, gives a record with status "failed" and the
+    # message; nothing escapes to stop the run.
+    class Trial
+      # @param row [Row]
+      # @param trial [Integer] 1-based
+      # @param seconds [Float] the rate window
+      # @param warmup [Float] untimed seconds run before a rate window
+      # @param quick [Boolean]
+      # @param gc [Boolean] keep GC on during rate windows
+      # @param variant [String] the Ruby configuration label ("default", "yjit", "no-yjit")
+      def initialize(row, trial:, seconds:, warmup:, quick: false, gc: false, variant: "default") # rubocop:disable Metrics/ParameterLists -- one per CLI option
+        @row = row
+        @trial = trial
+        @seconds = seconds
+        @warmup = warmup
+        @quick = quick
+        @gc = row.gc.nil? ? gc : row.gc
+        @variant = variant
+        @ctx = Context.new(row: row.name, params: row.params, seconds: seconds, quick: quick, trial: trial)
+      end
+
+      # @return [Hash] the trial's record
+      def call
+        record = base_record
+        children_before = children_cpu
+        measure(record)
+        record["children_cpu_seconds"] = children_cpu - children_before
+        record
+      end
+
+      private
+
+      def measure(record)
+        state = timed_setup(record)
+        begin
+          @row.kind == :rate ? measure_rate(state, record) : measure_duration(state, record)
+        ensure
+          teardown(state, record)
+        end
+      rescue StandardError, ScriptError, SystemStackError, NoMemoryError => e
+        fail_record(record, e)
+      end
+
+      def timed_setup(record)
+        t0 = clock
+        state = @row.setup&.call(@ctx)
+        record["setup_seconds"] = clock - t0
+        state
+      end
+
+      def teardown(state, record)
+        @row.teardown&.call(state, @ctx)
+      rescue StandardError => e
+        fail_record(record, e) if record["status"] == "ok"
+      end
+
+      def measure_rate(state, record)
+        batch = @row.batch or raise Error, "rate row #{@row.name.inspect} of suite #{@row.suite.name} has no r.batch block"
+        window(batch, state, @warmup) if @warmup.positive?
+        GC.start
+        GC.disable unless @gc
+        executions, wall, cpu = window(batch, state, @seconds)
+        record.merge!("executions" => executions, "wall_seconds" => wall, "cpu_seconds" => cpu,
+                      "value" => executions / wall, "cpu_value" => cpu.positive? ? executions / cpu : nil)
+      ensure
+        GC.enable
+      end
+
+      # Hot path of every rate row: the clock is read once per batch of
+      # ctx.batch_size executions so its cost (≈ 50 ns) stays out of the rate.
+      def window(batch, state, seconds)
+        ctx = @ctx
+        per_batch = ctx.batch_size
+        executions = 0
+        cpu0 = cpu
+        t0 = clock
+        deadline = t0 + seconds
+        loop do
+          batch.call(state, ctx)
+          executions += per_batch
+          break if clock >= deadline
+        end
+        [executions, clock - t0, cpu - cpu0]
+      end
+
+      def measure_duration(state, record)
+        job = @row.run or raise Error, "duration row #{@row.name.inspect} of suite #{@row.suite.name} has no r.run block"
+        cpu0 = cpu
+        t0 = clock
+        metrics = job.call(state, @ctx)
+        wall = clock - t0
+        record.merge!("wall_seconds" => wall, "cpu_seconds" => cpu - cpu0, "value" => wall, "cpu_value" => cpu - cpu0)
+        check_metrics(metrics, record)
+      end
+
+      def check_metrics(metrics, record)
+        return unless metrics.is_a?(Hash)
+
+        record["metrics"] = Results.plain(metrics)
+        failures = metrics[:failures] || metrics["failures"]
+        return unless failures.is_a?(Numeric) && failures.positive?
+
+        record["status"] = "failed"
+        record["error"] = "#{failures} failures reported by the run (metrics: #{record['metrics']})"
+      end
+
+      def fail_record(record, error)
+        where = error.backtrace&.find { |line| !line.include?("/lib/loom/bench/") } || error.backtrace&.first
+        record["status"] = "failed"
+        record["error"] = "#{error.class}: #{error.message}#{" (at #{where})" if where}"
+      end
+
+      def base_record
+        { "suite" => @row.suite.name, "row" => @row.name, "library" => @row.library, "compare" => @row.compare,
+          "params" => Results.plain(@row.params), "kind" => @row.kind.to_s, "variant" => @variant,
+          "trial" => @trial, "status" => "ok", "error" => nil, "gc" => @gc || @row.kind == :duration ? "on" : "off",
+          "seconds" => @row.kind == :rate ? @seconds : nil, "warmup_seconds" => @row.kind == :rate ? @warmup : nil,
+          "yjit" => Environment.yjit?, "pid" => Process.pid, "quick" => @quick, "metrics" => {} }
+      end
+
+      def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+      def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+
+      def children_cpu
+        times = Process.times
+        times.cutime + times.cstime
+      end
+    end
+  end
+end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../loom"
+require_relative "version"
+require_relative "error"
 
 module Loom
   # The benchmark harness behind `loom bench`: suites of rows measured by
@@ -45,6 +46,7 @@ module Loom
       # @param dir [String] the folder of suite files
       # @return [Hash{String => Suite}] the registry
       def load_suites(dir = SUITES_DIR)
+        load_core
         Dir[File.join(dir, "*.rb")].sort.each { |file| load_suite_file(file) }
         registry
       end
@@ -52,6 +54,19 @@ module Loom
       # @return [Hash{String => String}] suite file => error message, for files that failed to load
       def load_errors
         @load_errors ||= {}
+      end
+
+      # Loads loom's core for the suites. A core that fails to load (a part
+      # half-written) is noted in {load_errors} so that the harness, the
+      # baseline and the peers' rows still run; loom's rows then fail alone.
+      #
+      # @return [Boolean] whether the core loaded
+      def load_core
+        require_relative "../loom"
+        true
+      rescue StandardError, ScriptError => e
+        load_errors["lib/loom.rb"] = "loom's core failed to load: #{e.class}: #{e.message.lines.first&.strip}"
+        false
       end
 
       private

@@ -1,16 +1,155 @@
 # frozen_string_literal: true
 
+require "cgi"
+
 module Loom
   module Bench
-    # report.html (placeholder until the charts land).
+    # report.html: one self-contained page (inline CSS and SVG, no script)
+    # with the environment, the summary of loom against its best peers and,
+    # per suite, a chart, a table and the code of every row.
     class HtmlReport
+      STYLE = <<~CSS
+        body { font-family: sans-serif; max-width: 980px; margin: 2em auto; color: #222; line-height: 1.4; }
+        table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+        th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
+        td.num { text-align: right; font-variant-numeric: tabular-nums; }
+        pre { background: #f5f5f5; padding: 8px; overflow-x: auto; font-size: 12px; }
+        .wins { color: #1a7f37; } .loses { color: #b42318; } .noise { color: #666; }
+        .failed { color: #b42318; } svg.chart { display: block; margin: 1em 0; }
+      CSS
+
+      # @param results [Results]
       def initialize(results)
         @results = results
+        @summaries = RowSummary.all(results)
+        @variants = results.variants.size > 1
       end
 
+      # @return [String] the HTML page
       def render
-        "<html><body><pre>#{TerminalReport.new(@results).render}</pre></body></html>"
+        <<~HTML
+          <!DOCTYPE html>
+          <html lang="en"><head><meta charset="utf-8"><title>loom bench report</title><style>#{STYLE}</style></head>
+          <body>
+          <h1>loom bench report</h1>
+          #{environment}
+          #{summary}
+          #{suites}
+          #{skipped}
+          </body></html>
+        HTML
       end
+
+      private
+
+      def environment
+        env = @results.environment
+        gems = (env["gems"] || {}).map { |name, version| "#{name} #{version || '(not installed)'}" }.join(", ")
+        items = ["#{env['date']} · seed #{@results.data['seed']} (repeat with <code>loom bench --seed " \
+                 "#{@results.data['seed']}</code>) · #{@results.records.size} trials in random order",
+                 "Ruby: #{esc(env.dig('ruby', 'description'))} · variants: #{esc(@results.variants.join(', '))} · " \
+                 "GC #{esc(env['gc'])}",
+                 "CPU: #{esc(env['cpu_model'])} · #{env['cores']} cores · load average before " \
+                 "#{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}",
+                 "Gems: #{esc(gems)}"]
+        "<ul>#{items.map { |i| "<li>#{i}</li>" }.join}</ul>"
+      end
+
+      def summary
+        verdicts = Verdict.all(@summaries)
+        return "" if verdicts.empty?
+
+        rows = verdicts.map do |v|
+          css = { "wins" => "wins", "loses" => "loses" }.fetch(v.outcome, "noise")
+          "<tr><td>#{esc(v.row.suite_name)}</td><td>#{esc(label(v.row))}</td><td>#{esc(v.peer.name)} " \
+            "(#{esc(v.peer.library)})</td><td class=\"num\">#{format('%.2f', v.ratio)}</td>" \
+            "<td class=\"#{css}\">#{esc(v)}</td></tr>"
+        end
+        "<h2>Summary: loom vs the best peer</h2><p>Ratio = loom's speed over the best peer's in the same compare " \
+          "group (&gt; 1: loom is faster); \"within noise\" when the min–max ranges overlap.</p>" \
+          "<table><tr><th>suite</th><th>loom row</th><th>best peer</th><th>ratio</th><th>verdict</th></tr>" \
+          "#{rows.join}</table>"
+      end
+
+      def suites
+        @summaries.group_by(&:suite_name).map do |name, rows|
+          suite_section(@results.suites.fetch(name), rows)
+        end.join("\n")
+      end
+
+      def suite_section(suite, rows)
+        labels = rows.to_h { |r| [r, label(r)] }
+        chart = Chart.new(rows, labels: labels, x: suite.dig("chart", "x")).render
+        size = @results.data.dig("sizes", suite["name"]) || {}
+        <<~HTML
+          <section id="suite-#{esc(suite['name'])}">
+          <h2>#{esc(suite['name'])}: #{esc(suite['title'])}</h2>
+          #{"<p>#{esc(suite['description'])}</p>" if suite['description']}
+          <p>Reproduces <code>#{esc(suite['seed'])}</code>. #{esc(unit_line(suite, size))}</p>
+          #{chart}
+          #{table(rows)}
+          #{code(rows)}
+          </section>
+        HTML
+      end
+
+      def unit_line(suite, size)
+        if suite["kind"] == "rate"
+          "Executions per second (higher is better), #{size['trials']} trials of #{size['seconds']} s windows."
+        else
+          "#{suite['unit']} (lower is better), #{size['trials']} trials; set-up timed apart."
+        end
+      end
+
+      def table(rows)
+        head = %w[row library median\ [min–max] stddev CPU set-up vs\ best\ peer failed]
+        body = rows.map do |row|
+          cells = [label(row), row.library, Format.spread(row.stats, rate: row.rate?), Format.relative(row.stats),
+                   cpu(row), Format.seconds(row.setup_stats.median), ratio(row), failed(row)]
+          "<tr>#{cells.each_with_index.map { |c, i| "<td#{' class="num"' if [2, 3, 4, 5].include?(i)}>#{esc(c)}</td>" }.join}</tr>"
+        end
+        "<table><tr>#{head.map { |h| "<th>#{h}</th>" }.join}</tr>#{body.join}</table>"
+      end
+
+      def cpu(row)
+        return "#{Format.rate(row.cpu_stats.median)}/cpu-s" if row.rate?
+
+        children = row.children_cpu_stats.median
+        text = Format.seconds(row.cpu_stats.median)
+        children&.positive? ? "#{text} (children #{Format.seconds(children)})" : text
+      end
+
+      def ratio(row)
+        peer = row.best_peer(@summaries)
+        return "–" unless peer && row.measured?
+        return "best peer" if peer.equal?(row)
+
+        "#{Format.ratio(row.ratio(@summaries))} than #{peer.name}"
+      end
+
+      def failed(row)
+        return "0" if row.failures.empty?
+
+        "#{row.failures.size}/#{row.records.size}: #{row.failures.first['error'].to_s[0, 200]}"
+      end
+
+      def code(rows)
+        rows.uniq(&:name).reject { |row| row.code.strip.empty? }.map do |row|
+          "<h4>#{esc(row.name)} <small>(#{esc(row.library)})</small></h4><pre><code>#{esc(row.code.rstrip)}</code></pre>"
+        end.join("\n")
+      end
+
+      def skipped
+        notes = @results.skipped.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" } +
+                @results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }
+        return "" if notes.empty?
+
+        "<h2>Skipped</h2><ul>#{notes.map { |n| "<li>#{esc(n)}</li>" }.join}</ul>"
+      end
+
+      def label(row) = row.label(with_variant: @variants)
+
+      def esc(value) = CGI.escapeHTML(value.to_s)
     end
   end
 end

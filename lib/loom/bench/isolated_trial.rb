@@ -47,6 +47,7 @@ module Loom
       # @param spec [Hash] as built by {#initialize} plus "out"
       # @return [void]
       def self.work(spec)
+        Bench.load_core
         load spec.fetch("suite_file")
         suite = Bench.registry.fetch(spec.fetch("suite"))
         row = suite.row_named(spec.fetch("row")) or raise Error, "worker: no row #{spec['row'].inspect}"

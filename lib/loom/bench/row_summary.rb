@@ -41,6 +41,7 @@ module Loom
       def compare = @row["compare"]
       def params = @row["params"] || {}
       def code = @row["code"].to_s
+      def series = @row["series"]
       def suite_name = @suite["name"]
 
       # @return [Boolean] true for rate rows (higher is better)

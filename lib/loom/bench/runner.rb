@@ -38,7 +38,7 @@ module Loom
       # @return [String] a trial's result in the seeds' words
       def self.describe(record)
         return "FAILED: #{record['error']}" unless record["status"] == "ok"
-        return format("%.4f seconds", record["value"]) if record["kind"] == "duration"
+        return Format.seconds(record["value"]) if record["kind"] == "duration"
 
         format("%<n>d executions in %<s>.4f seconds", n: record["executions"], s: record["wall_seconds"])
       end

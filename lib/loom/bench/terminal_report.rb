@@ -42,7 +42,8 @@ module Loom
         return "#{head}FAILED (#{row.failures.size}/#{row.records.size}): #{row.failures.first['error']}" unless
           row.measured?
 
-        [head + seed_style(row), Format.spread(row.stats, rate: row.rate?), Format.relative(row.stats),
+        spread = row.rate? ? Format.spread(row.stats, rate: true) : "[#{Format.spread(row.stats, rate: false)[/\[(.*)\]/, 1]}]"
+        [head + seed_style(row), spread, Format.relative(row.stats),
          cpu(row), ratio(row), failed_note(row)].reject(&:empty?).join("  ")
       end
 
@@ -50,7 +51,7 @@ module Loom
         rec = row.median_record
         return format("%<n>d executions in %<s>.4f seconds", n: rec["executions"], s: rec["wall_seconds"]) if row.rate?
 
-        format("%.4f seconds", row.stats.median)
+        "#{Format.seconds(row.stats.median)} median"
       end
 
       def cpu(row)

@@ -1,1 +1,105 @@
 # frozen_string_literal: true
+
+# Workers: one interface over inline, fiber, thread, process and ractor
+# backends. See docs/workers.md.
+module Loom
+  # The machinery behind {Loom::Pool} and {Loom.map}: backends, jobs, chunks
+  # and the errors they raise.
+  module Workers
+    # The worker kinds, by the keyword that picks them.
+    KINDS = %i[inline fiber thread process ractor].freeze
+
+    @live = ObjectSpace::WeakMap.new
+    @live_lock = Mutex.new
+
+    class << self
+      # @api private
+      # Remembers started backends (weakly: a backend whose workers are gone
+      # may be collected) so that at exit none is left running.
+      def register(backend)
+        @live_lock.synchronize { @live[backend] = true }
+      end
+
+      # @api private
+      def unregister(backend)
+        @live_lock.synchronize { @live[backend] = false }
+      end
+
+      # @api private
+      # Stops every pool still running (called at exit), so no worker process
+      # outlives the program.
+      def shutdown_all
+        backends = @live_lock.synchronize { @live.select { |_, live| live }.map(&:first) }
+        backends.each { |backend| backend.shutdown(kill: true) unless backend.shutdown? }
+      end
+
+      # @api private
+      # @return [Loom::Promise, Future] a new unresolved promise
+      def new_promise
+        defined?(Loom::Promise) ? Loom::Promise.new : Future.new
+      end
+    end
+  end
+
+  class << self
+    # Runs the block on every item with a fresh pool of workers, which is shut
+    # down afterwards. For repeated maps keep a {Loom::Pool} instead.
+    #
+    # @param items [Enumerable]
+    # @param worker [Symbol] :inline, :fiber, :thread, :process or :ractor
+    # @param size [Integer, nil] workers (default: cores for process and ractor)
+    # @param item_timeout [Numeric, nil] seconds per item
+    # @param map_options [Hash] `timeout:` (seconds for the whole map) and
+    #   `fail_fast:` (stop at the first error, the default, or collect all), as for {Loom::Pool#map}
+    # @return [Array] results in input order
+    # @raise [ArgumentError] on an unknown worker, a bad size or no block
+    # @raise [Exception] see {Loom::Pool#map}
+    # @example
+    #   Loom.map([1, 2, 3], worker: :process, size: 2) { |n| n * n } # => [1, 4, 9]
+    def map(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
+      items = items.to_a
+      size ||= [Pool.default_size(worker), items.size].min.clamp(1, nil)
+      pool = Pool.new(worker: worker, size: size, item_timeout: item_timeout, &block)
+      begin
+        pool.map(items, **map_options)
+      ensure
+        pool.shutdown(kill: true)
+      end
+    end
+
+    # Like {Loom.map}, for side effects.
+    # @return [Enumerable] items
+    # @example
+    #   Loom.each(%w[a b], worker: :thread) { |s| puts s }
+    def each(items, ...)
+      map(items, ...)
+      items
+    end
+
+    # Like {Loom.each}; the block receives each item and its index.
+    # @return [Enumerable] items
+    # @example
+    #   Loom.each_with_index(%w[a b], worker: :thread) { |s, i| puts "#{i}: #{s}" }
+    def each_with_index(items, **options, &block)
+      raise ArgumentError, "a block is required" unless block
+
+      map(items.each_with_index.to_a, **options) { |(item, index)| block.call(item, index) }
+      items
+    end
+  end
+end
+
+require_relative "workers/error"
+require_relative "workers/future"
+require_relative "workers/job"
+require_relative "workers/chunk"
+require_relative "workers/backend"
+require_relative "workers/inline_backend"
+require_relative "workers/thread_backend"
+require_relative "workers/wire"
+require_relative "workers/process_child"
+require_relative "workers/process_lane"
+require_relative "workers/process_backend"
+require_relative "workers/pool"
+
+at_exit { Loom::Workers.shutdown_all }

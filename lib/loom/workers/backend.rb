@@ -1,0 +1,136 @@
+# frozen_string_literal: true
+
+require "timeout"
+
+module Loom
+  module Workers
+    # What every backend shares: turning a map into a job split in chunks,
+    # a submitted item into a promise, waiting with a deadline, and shutting
+    # down once. Subclasses start their workers in #start, take chunks with
+    # #enqueue and stop in #stop.
+    class Backend
+      # @return [Integer] the number of workers
+      attr_reader :size
+
+      # @param size [Integer]
+      # @param handler [#call] the pool's block
+      # @param item_timeout [Numeric, nil] seconds allowed per item
+      def initialize(size:, handler:, item_timeout: nil)
+        @size = size
+        @handler = handler
+        @item_timeout = item_timeout
+        @owner = Process.pid
+        @shutdown = false
+        @lifecycle = Mutex.new
+        start
+      end
+
+      # @param items [Array]
+      # @param timeout [Numeric, nil] seconds for the whole map
+      # @param fail_fast [Boolean]
+      # @return [Array] results in input order
+      def map(items, timeout: nil, fail_fast: true)
+        job = Job.new(items, fail_fast: fail_fast)
+        dispatch(job, timeout)
+        job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
+        job.value!
+      end
+
+      # @param item [Object]
+      # @param promise [#fulfill, #reject]
+      # @return [void]
+      def submit(item, promise)
+        job = Job.new([item]) do |done|
+          promise.fulfill(done.value!.first)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- the promise carries any error
+          promise.reject(e)
+        end
+        enqueue(Chunk.new(job, 0, 1))
+      end
+
+      # Stops the workers once; later calls do nothing.
+      # @param kill [Boolean] drop queued items and stop at once (GC, exit)
+      # @return [void]
+      def shutdown(kill: false)
+        return if Process.pid != @owner # a forked copy: the workers are not ours
+
+        @lifecycle.synchronize do
+          return if @shutdown
+
+          @shutdown = true
+        end
+        stop(kill: kill)
+      end
+
+      # Lets the workers finish the queued items and stop by themselves,
+      # without locking or waiting: safe from a finalizer (trap context).
+      # @return [void]
+      def release
+        return if Process.pid != @owner || @shutdown
+
+        @shutdown = true
+        close_queue
+      end
+
+      # @return [Boolean]
+      def shutdown? = @shutdown
+
+      private
+
+      def start; end
+
+      def dispatch(job, _timeout)
+        Chunk.split(job, @size, max: max_chunk).each { |chunk| enqueue(chunk) }
+      end
+
+      def map_timeout(job, timeout)
+        TimeoutError.new("map of #{job.items.size} items did not finish within #{timeout} s " \
+                         "(#{job.completed_count} completed); raise timeout: or split the work")
+      end
+
+      def stop(kill:); end
+
+      def close_queue
+        @queue&.close
+      end
+
+      # The largest chunk handed to one worker at once.
+      def max_chunk = 256
+
+      def ensure_running!
+        raise Error, "the pool is shut down; create a new Loom::Pool" if @shutdown
+      end
+
+      # Runs a chunk's items in this thread or fiber, reporting each.
+      def run_chunk(chunk)
+        job = chunk.job
+        chunk.indices.each do |index|
+          break if job.finished?
+
+          run_item(job, index)
+        end
+      end
+
+      def run_item(job, index)
+        job.complete(index, call_handler(job.items[index], index))
+      rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the item's
+        if e.is_a?(Error) && e.index.nil?
+          e.index = index
+          e.item = job.items[index]
+        end
+        job.fail(index, e)
+      end
+
+      def call_handler(item, index)
+        return @handler.call(item) unless @item_timeout
+
+        message = "item #{Error.describe(item)} (index #{index}) took longer than #{@item_timeout} s"
+        Timeout.timeout(@item_timeout, TimeoutError, message) { @handler.call(item) }
+      end
+
+      def cancel_chunk(chunk, why)
+        chunk.job.cancel(CancelledError.new("#{why}; #{chunk.size} queued items did not run"))
+      end
+    end
+  end
+end

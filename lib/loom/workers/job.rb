@@ -1,0 +1,132 @@
+# frozen_string_literal: true
+
+module Loom
+  module Workers
+    # One map (or one submitted item) in flight: its items, the results and
+    # errors as workers report them, and the waiting caller. Any thread may
+    # report; the job finishes when every item is accounted for, at the first
+    # error under `fail_fast`, or when cancelled (timeout, shutdown). Workers
+    # skip the items of a finished job, which is how the rest is cancelled.
+    class Job
+      # @return [Array] the items, in input order
+      attr_reader :items
+      # @return [Array] results in input order (nil where none completed)
+      attr_reader :results
+
+      # @param items [Array]
+      # @param fail_fast [Boolean] finish at the first error
+      # @yieldparam job [Job] called once, in the reporting thread, when finished
+      def initialize(items, fail_fast: true, &on_finish)
+        @items = items
+        @results = Array.new(items.size)
+        @errors = {}
+        @pending = items.size
+        @fail_fast = fail_fast
+        @on_finish = on_finish
+        @mutex = Mutex.new
+        @done = ConditionVariable.new
+        @finished = false
+        finish if @pending.zero?
+      end
+
+      # @return [Boolean] whether the job stops at its first error
+      def fail_fast? = @fail_fast
+
+      # @return [Boolean] true once no more reports are wanted
+      def finished? = @finished
+
+      # Records item index's result.
+      # @param index [Integer]
+      # @param value [Object]
+      # @return [void]
+      def complete(index, value)
+        report(false) { @results[index] = value }
+      end
+
+      # Records item index's error; under fail_fast this finishes the job.
+      # @param index [Integer]
+      # @param error [Exception]
+      # @return [void]
+      def fail(index, error)
+        report(@fail_fast) do
+          @errors[index] = error
+          @first_error ||= index
+        end
+      end
+
+      # Finishes the job now with error (a timeout, a shutdown); items not yet
+      # reported are skipped by the workers.
+      # @param error [Loom::Workers::Error]
+      # @return [void]
+      def cancel(error)
+        @mutex.synchronize do
+          return if @finished
+
+          @abort = error
+        end
+        finish
+      end
+
+      # @param timeout [Numeric, nil] seconds
+      # @return [Boolean] true once finished, false on timeout
+      def wait(timeout = nil)
+        deadline = timeout && (Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout)
+        @mutex.synchronize do
+          until @finished
+            left = deadline && (deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC))
+            return false if left && left <= 0
+
+            @done.wait(@mutex, left)
+          end
+        end
+        true
+      end
+
+      # @return [Integer] how many items have a result
+      def completed_count = @items.size - @pending - @errors.size
+
+      # The outcome of a finished job.
+      # @return [Array] the results in input order
+      # @raise [Exception] the first error (fail_fast), {Errors} (otherwise),
+      #   or the cancelling error; each carries #results
+      def value!
+        raise decorate(@abort, nil) if @abort
+        return @results if @errors.empty?
+        raise Errors.new(@errors, @results) unless @fail_fast
+
+        raise decorate(@errors[@first_error], @first_error)
+      end
+
+      private
+
+      def report(stop)
+        finish_now = @mutex.synchronize do
+          return if @finished
+
+          @pending -= 1
+          yield
+          stop || @pending.zero?
+        end
+        finish if finish_now
+      end
+
+      def finish
+        @mutex.synchronize do
+          @finished = true
+          @done.broadcast
+        end
+        @on_finish&.call(self)
+      end
+
+      def decorate(error, index)
+        error.extend(PartialResults) unless error.respond_to?(:results=)
+        error.results = @results
+        if index && error.is_a?(PartialResults)
+          error.index = index
+          error.item = @items[index]
+        end
+        error
+      end
+    end
+  end
+end

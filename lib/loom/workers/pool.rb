@@ -1,0 +1,139 @@
+# frozen_string_literal: true
+
+require "etc"
+
+module Loom
+  # A persistent set of workers running one block (the handler) on items.
+  # Processes fork and ractors start once, in {#initialize}, and serve every
+  # later {#map} and {#submit}, so repeated maps pay the start-up once.
+  #
+  # @example Square numbers in two worker processes
+  #   pool = Loom::Pool.new(worker: :process, size: 2) { |n| n * n }
+  #   pool.map([1, 2, 3])          # => [1, 4, 9]
+  #   pool.submit(4).value!        # => 16
+  #   pool.shutdown
+  class Pool
+    # Worker kinds and the backend class that implements each.
+    BACKENDS = {
+      inline: :InlineBackend, fiber: :FiberBackend, thread: :ThreadBackend,
+      process: :ProcessBackend, ractor: :RactorBackend
+    }.freeze
+
+    # @return [Symbol] the worker kind
+    attr_reader :worker
+
+    # @param worker [Symbol] :inline, :fiber, :thread, :process or :ractor
+    # @param size [Integer, nil] number of workers; nil picks {.default_size}
+    # @param item_timeout [Numeric, nil] seconds allowed per item
+    # @yieldparam item [Object] one item
+    # @yieldreturn [Object] its result
+    # @raise [ArgumentError] on an unknown worker, a bad size or no block
+    # @raise [Loom::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
+    def initialize(worker: :thread, size: nil, item_timeout: nil, &handler)
+      Pool.validate!(worker, size, handler)
+      @worker = worker
+      @backend = Workers.const_get(BACKENDS.fetch(worker))
+                        .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout)
+      Workers.register(@backend)
+      ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
+    end
+
+    # @return [Integer] the number of workers
+    def size = @backend.size
+
+    # Runs the handler on every item.
+    #
+    # @param items [Enumerable]
+    # @param timeout [Numeric, nil] seconds for the whole map
+    # @param fail_fast [Boolean] stop at the first error (default) or collect all
+    # @return [Array] the results, in input order
+    # @raise [Exception] the block's first error as itself, with #results, #item, #index
+    # @raise [Loom::Workers::Errors] (fail_fast: false) every error by index, with #results
+    # @raise [Loom::Workers::Error] a machinery failure (dead worker, timeout, ...), with #results
+    # @example
+    #   Loom::Pool.new(worker: :thread, size: 2) { |x| x + 1 }.map([1, 2]) # => [2, 3]
+    def map(items, timeout: nil, fail_fast: true)
+      @backend.map(items.to_a, timeout: timeout, fail_fast: fail_fast)
+    end
+
+    # Runs the handler on each item for its side effects.
+    # @param items [Enumerable]
+    # @return [Enumerable] items
+    def each(items, **options)
+      map(items, **options)
+      items
+    end
+
+    # Queues one item.
+    #
+    # @param item [Object]
+    # @return [Loom::Promise] (or a promise-like {Loom::Workers::Future}) of the handler's result
+    # @raise [Loom::Workers::Error] when the pool is shut down
+    # @example
+    #   Loom::Pool.new(worker: :thread) { |x| x * 2 }.submit(21).value! # => 42
+    def submit(item)
+      promise = Workers.new_promise
+      @backend.submit(item, promise)
+      promise
+    end
+
+    # Sends one message to a worker and waits for its answer (message passing
+    # over the pool's channel: pipes, queues or ractor ports).
+    #
+    # @param message [Object]
+    # @param timeout [Numeric, nil] seconds to wait for the answer
+    # @return [Object] the handler's answer
+    # @raise [Exception] the handler's error
+    # @example
+    #   Loom::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
+    def ask(message, timeout: nil)
+      submit(message).value!(timeout)
+    end
+
+    # Waits for running items, stops the workers and reaps worker processes.
+    # Calling it again does nothing.
+    # @param kill [Boolean] drop queued items (their maps raise CancelledError) and stop at once
+    # @return [nil]
+    def shutdown(kill: false)
+      @backend.shutdown(kill: kill)
+      Workers.unregister(@backend)
+      nil
+    end
+
+    # @return [Boolean]
+    def shutdown? = @backend.shutdown?
+
+    class << self
+      # @param worker [Symbol]
+      # @return [Integer] cores for process and ractor, 8 threads, 64 fibers, 1 inline
+      def default_size(worker)
+        case worker
+        when :process, :ractor then Etc.nprocessors
+        when :thread then 8
+        when :fiber then 64
+        else 1
+        end
+      end
+
+      # @api private
+      def validate!(worker, size, handler)
+        unless BACKENDS.key?(worker)
+          raise ArgumentError, "unknown worker #{worker.inspect}; use one of #{BACKENDS.keys.map(&:inspect).join(', ')}"
+        end
+        unless size.nil? || (size.is_a?(Integer) && size.positive?)
+          raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{size.inspect}"
+        end
+        return if handler
+
+        raise ArgumentError, "a block is required: Loom::Pool.new(worker: #{worker.inspect}) { |item| ... }"
+      end
+
+      # @api private
+      # A finalizer that stops the backend without keeping the pool alive; it
+      # runs in trap context (no Mutex), hence {Workers::Backend#release}.
+      def finalizer(backend)
+        proc { backend.release }
+      end
+    end
+  end
+end

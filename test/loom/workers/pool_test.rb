@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+# The API every backend shares: map in order, submit, ask, errors, timeouts.
+class PoolTest < Minitest::Test
+  IN_PROCESS = %i[inline thread].freeze
+  ALL = %i[inline thread process].freeze
+
+  def with_pool(worker, handler, size: 2, **options)
+    pool = Loom::Pool.new(worker: worker, size: size, **options, &handler)
+    Timeout.timeout(20) { yield pool }
+  ensure
+    pool&.shutdown(kill: true)
+  end
+
+  ALL.each do |worker|
+    define_method("test_#{worker}_map_keeps_input_order") do
+      items = (1..300).to_a.shuffle(random: Random.new(1))
+      with_pool(worker, ->(x) { x * 3 }) do |pool|
+        assert_equal(items.map { |x| x * 3 }, pool.map(items))
+        assert_equal [], pool.map([])
+      end
+    end
+
+    define_method("test_#{worker}_submit_and_ask") do
+      with_pool(worker, ->(x) { "#{x}!" }) do |pool|
+        promises = %w[a b c].map { |s| pool.submit(s) }
+        assert_equal %w[a! b! c!], promises.map(&:value!)
+        assert_equal "OK!", pool.ask("OK")
+      end
+    end
+
+    define_method("test_#{worker}_block_error_comes_back_as_itself_with_results") do
+      # One worker, so that every item before the failing one has completed.
+      with_pool(worker, ->(x) { x == 7 ? raise(KeyError, "no #{x}") : x }, size: 1) do |pool|
+        error = assert_raises(KeyError) { pool.map((0..20).to_a) }
+        assert_equal "no 7", error.message
+        assert_equal 7, error.item
+        assert_equal 7, error.index
+        assert_equal [0, 1, 2, 3, 4, 5, 6], error.results.first(7)
+        assert(error.backtrace.any? { |line| line.include?(__FILE__) }, "backtrace points at the block")
+        assert_equal [1, 2], pool.map([1, 2]), "the pool still works"
+      end
+    end
+
+    define_method("test_#{worker}_collects_every_error_without_fail_fast") do
+      with_pool(worker, ->(x) { x.odd? ? raise(ArgumentError, "odd #{x}") : x }) do |pool|
+        error = assert_raises(Loom::Workers::Errors) { pool.map((0..9).to_a, fail_fast: false) }
+        assert_equal [1, 3, 5, 7, 9], error.errors.keys.sort
+        assert(error.errors.values.all?(ArgumentError))
+        assert_equal [0, nil, 2, nil, 4, nil, 6, nil, 8, nil], error.results
+      end
+    end
+
+    define_method("test_#{worker}_submit_rejects_with_the_block_error") do
+      with_pool(worker, ->(x) { raise IndexError, x.to_s }) do |pool|
+        error = assert_raises(IndexError) { pool.submit(5).value! }
+        assert_equal "5", error.message
+      end
+    end
+
+    define_method("test_#{worker}_shutdown_is_idempotent_and_final") do
+      pool = Loom::Pool.new(worker: worker, size: 2) { |x| x }
+      pool.shutdown
+      pool.shutdown
+      assert_predicate pool, :shutdown?
+      assert_raises(Loom::Workers::Error) { pool.map([1]) }
+    end
+
+    define_method("test_#{worker}_item_timeout") do
+      with_pool(worker, ->(x) { x == 2 ? sleep(3) : x }, item_timeout: 0.2) do |pool|
+        error = assert_raises(Loom::Workers::TimeoutError) { pool.map([0, 1, 2, 3]) }
+        assert_equal 2, error.index
+        assert_equal [0, 1], error.results.first(2)
+      end
+    end
+  end
+
+  IN_PROCESS.each do |worker|
+    define_method("test_#{worker}_map_timeout_keeps_completed_results") do
+      with_pool(worker, ->(x) { x.zero? ? x : sleep(3) }, size: 1) do |pool|
+        error = assert_raises(Loom::Workers::TimeoutError) { pool.map([0, 1], timeout: 0.3) }
+        assert_equal [0, nil], error.results
+      end
+    end
+  end
+
+  def test_loom_map_each_and_each_with_index
+    assert_equal [2, 4, 6], Loom.map([1, 2, 3], worker: :thread, size: 2) { |x| x * 2 }
+    seen = Queue.new
+    assert_equal [1, 2], Loom.each([1, 2], worker: :thread) { |x| seen << x }
+    assert_equal [1, 2], Array.new(seen.size) { seen.pop }.sort
+    pairs = Queue.new
+    Loom.each_with_index(%w[a b], worker: :inline) { |s, i| pairs << [s, i] }
+    assert_equal [["a", 0], ["b", 1]], Array.new(pairs.size) { pairs.pop }.sort
+  end
+
+  def test_bad_arguments_name_the_value_and_the_choices
+    error = assert_raises(ArgumentError) { Loom::Pool.new(worker: :goroutine) { nil } }
+    assert_match(/:goroutine.*:inline, :fiber, :thread, :process, :ractor/, error.message)
+    assert_match(/0/, assert_raises(ArgumentError) { Loom::Pool.new(worker: :thread, size: 0) { nil } }.message)
+    assert_match(/"2"/, assert_raises(ArgumentError) { Loom.map([1], worker: :thread, size: "2") { nil } }.message)
+    assert_match(/block/, assert_raises(ArgumentError) { Loom::Pool.new(worker: :thread) }.message)
+  end
+
+  def test_default_sizes
+    assert_equal Etc.nprocessors, Loom::Pool.default_size(:process)
+    assert_equal Etc.nprocessors, Loom::Pool.default_size(:ractor)
+    assert_operator Loom::Pool.default_size(:thread), :>, 1
+    assert_operator Loom::Pool.default_size(:fiber), :>, 1
+  end
+end

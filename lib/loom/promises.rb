@@ -1,1 +1,14 @@
 # frozen_string_literal: true
+
+# Promises: Loom::Promise, which any thread or fiber can resolve and any number
+# of threads and fibers can wait on (see docs/promises.md).
+require_relative "promises/parker"
+require_relative "promises/timed_parker"
+require_relative "promises/callback"
+require_relative "promises/waiting"
+require_relative "promises/chaining"
+require_relative "promises/combinators"
+require_relative "promises/promise"
+require_relative "promises/already_resolved_error"
+require_relative "promises/timeout_error"
+require_relative "promises/all_rejected_error"

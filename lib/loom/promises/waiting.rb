@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+module Loom
+  module Promises
+    # How {Loom::Promise} waits, by who is waiting:
+    #
+    # 1. a fiber of loom's loop (or a root fiber whose loop has work pending)
+    #    suspends its evaluation with Loom.await_resume!, so the thread keeps
+    #    running the other fibers;
+    # 2. anything else (a plain thread, a fiber under another Fiber scheduler)
+    #    parks its fiber's reusable {Parker} (untimed) or {TimedParker}.
+    #
+    # In each case the waiter registers a "waker" (something answering
+    # `resume!`) on the promise, sleeps, and re-checks the promise when woken:
+    # a wake-up is only a hint, so stale or spurious ones are harmless and a
+    # resolution is never missed (registration and resolution share the lock).
+    module Waiting
+      # @api private
+      # @param timeout [Object] the timeout a caller passed
+      # @return [Float, nil] the timeout in seconds
+      # @raise [ArgumentError] unless nil or a number >= 0
+      def self.check_timeout(timeout)
+        return nil if timeout.nil?
+        return timeout.to_f if timeout.is_a?(Numeric) && timeout >= 0
+
+        raise ArgumentError, "timeout must be nil (wait for ever) or seconds >= 0, got #{timeout.inspect}"
+      end
+
+      # @api private
+      # @return [Object, nil] the evaluation to suspend when the caller runs in
+      #   loom's loop, or nil when the caller should park its thread
+      def self.loop_evaluation
+        nil
+      end
+
+      # @return [Float] seconds on the monotonic clock
+      def self.now
+        Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      end
+
+      private
+
+      # @return [Boolean] whether the promise is resolved
+      def await(timeout)
+        timeout = Waiting.check_timeout(timeout)
+        return !pending? if timeout&.zero?
+
+        if (evaluation = Waiting.loop_evaluation)
+          await_in_loop(evaluation, timeout)
+        elsif timeout.nil? || Parker::TIMED
+          await_parked(Parker.current, timeout)
+        else
+          await_timed(TimedParker.current, timeout)
+        end
+      end
+
+      def await_parked(parker, timeout)
+        return true unless register(parker)
+
+        if timeout
+          until_resolved_or(Waiting.now + timeout, parker) { |remaining| parker.park(remaining) }
+        else
+          parker.park while pending?
+        end
+        true
+      ensure
+        unregister(parker) if pending?
+      end
+
+      def await_timed(parker, timeout)
+        return true unless register(parker)
+
+        until_resolved_or(Waiting.now + timeout, parker) { |remaining| parker.park(remaining) }
+      ensure
+        unregister(parker) if pending?
+      end
+
+      # Calls the block with the seconds left until the promise is resolved or
+      # the deadline passes.
+      # @return [Boolean] whether the promise is resolved
+      def until_resolved_or(deadline, _waker)
+        while pending?
+          remaining = deadline - Waiting.now
+          return false if remaining <= 0
+
+          yield remaining
+        end
+        true
+      end
+    end
+  end
+end

@@ -1,0 +1,97 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+class PromiseTest < Minitest::Test
+  def test_fulfill_then_value
+    promise = Loom::Promise.new
+    assert_predicate promise, :pending?
+    assert_same promise, promise.fulfill(:ok)
+    assert_equal :ok, promise.value
+    assert_equal :ok, promise.value!(0)
+    assert_predicate promise, :fulfilled?
+    assert_predicate promise, :resolved?
+    refute_predicate promise, :rejected?
+    assert_equal :fulfilled, promise.state
+  end
+
+  def test_fulfill_twice_raises_a_clear_error
+    promise = Loom::Promise.new.fulfill(1)
+    error = assert_raises(Loom::Promise::AlreadyResolvedError) { promise.fulfill(2) }
+    assert_kind_of Loom::Error, error
+    assert_match(/fulfill\(2\).*already fulfilled with 1.*reset/, error.message)
+    assert_raises(Loom::Promise::AlreadyResolvedError) { promise.reject(ArgumentError) }
+    assert_equal 1, promise.value
+  end
+
+  def test_try_fulfill_reports_who_won
+    promise = Loom::Promise.new
+    assert promise.try_fulfill(1)
+    refute promise.try_fulfill(2)
+    refute promise.try_reject(RuntimeError)
+    assert_equal 1, promise.value
+  end
+
+  def test_rejected_promise_raises_in_value_and_value_bang
+    error = KeyError.new("missing")
+    promise = Loom::Promise.new.reject(error)
+    assert_predicate promise, :rejected?
+    assert_same error, promise.reason
+    assert_same error, assert_raises(KeyError) { promise.value }
+    assert_same error, assert_raises(KeyError) { promise.value!(1) }
+    assert promise.wait(0)
+  end
+
+  def test_reject_takes_an_exception_class
+    promise = Loom::Promise.rejected(ArgumentError)
+    assert_instance_of ArgumentError, promise.reason
+  end
+
+  def test_reject_needs_an_exception
+    error = assert_raises(TypeError) { Loom::Promise.new.reject("oops") }
+    assert_match(/"oops".*fulfill/, error.message)
+  end
+
+  def test_timeouts
+    promise = Loom::Promise.new
+    refute promise.wait(0)
+    refute promise.wait(0.01)
+    assert_nil promise.value(0.01)
+    error = assert_raises(Loom::Promise::TimeoutError) { promise.value!(0.01) }
+    assert_match(/0.01/, error.message)
+    assert_predicate promise, :pending?
+  end
+
+  def test_bad_timeout
+    assert_raises(ArgumentError) { Loom::Promise.new.wait(-1) }
+    assert_raises(ArgumentError) { Loom::Promise.new.value("1") }
+  end
+
+  def test_reset_reuses_a_promise
+    promise = Loom::Promise.fulfilled(1)
+    assert_same promise, promise.reset
+    assert_predicate promise, :pending?
+    assert_nil promise.peek
+    promise.fulfill(2)
+    assert_equal 2, promise.value
+  end
+
+  def test_constructors
+    assert_equal 5, Loom::Promise.fulfilled(5).value
+    assert_predicate Loom::Promise.rejected(RuntimeError.new("x")), :rejected?
+  end
+
+  def test_inspect_names_state_and_value
+    assert_match(/pending/, Loom::Promise.new.inspect)
+    assert_match(/fulfilled 42/, Loom::Promise.fulfilled(42).inspect)
+  end
+
+  def test_a_wait_interrupted_by_an_exception_leaves_no_waiter_behind
+    promise = Loom::Promise.new
+    assert_raises(Timeout::Error) { Timeout.timeout(0.02) { promise.wait } }
+    # The interrupted wait unregistered its parker; a later wait still works.
+    Thread.new { promise.fulfill(:later) }
+    assert_equal :later, promise.value(5)
+  end
+end

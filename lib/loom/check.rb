@@ -1,0 +1,93 @@
+# frozen_string_literal: true
+
+require_relative "../loom"
+require_relative "check/errors"
+require_relative "check/sizing"
+require_relative "check/arbitraries"
+require_relative "check/handler"
+require_relative "check/remote_error"
+require_relative "check/property"
+require_relative "check/options"
+require_relative "check/isolation"
+require_relative "check/runners"
+require_relative "check/result"
+require_relative "check/failure"
+require_relative "check/engine"
+require_relative "check/command"
+require_relative "check/stateful"
+
+module Loom
+  # Property-based checks whose runs spread over loom's workers, with
+  # shrinking to minimal counterexamples. Opt-in: `require "loom/check"`.
+  #
+  # @example
+  #   prop = Loom::Check.property(Loom::Check.array(Loom::Check.integer)) { |a| a.sum <= 100 }
+  #   Loom::Check.assert(prop, seed: 42) # raises Loom::Check::Failure, counterexample [101]
+  module Check
+    extend Arbitraries
+
+    # Builds a property: a block over values of the given arbitraries. It
+    # fails when the block raises or returns false.
+    #
+    # @example Positional
+    #   Loom::Check.property(Loom::Check.integer, Loom::Check.integer) { |a, b| a + b == b + a }
+    # @example Keywords
+    #   Loom::Check.property(x: Loom::Check.integer, y: Loom::Check.nat) { |x:, y:| x + y >= x }
+    # @param arbitraries [Array<Arbitrary>]
+    # @param keywords [Hash{Symbol => Arbitrary}]
+    # @return [Property]
+    # @raise [ArgumentError] without a block or arbitraries, or with both shapes
+    def self.property(*arbitraries, **keywords, &block) = Property.new(arbitraries, keywords, block)
+
+    # Builds a model-based property: random command sequences run against a
+    # fresh system under test, checked against a model. See {Stateful}.
+    #
+    # @example
+    #   prop = Loom::Check.stateful(initial: -> { 0 }, sut: -> { Counter.new }) do |m|
+    #     m.command :incr, run: ->(c) { c.incr }, next_state: ->(n) { n + 1 }, post: ->(n, r) { r == n + 1 }
+    #   end
+    # @param initial [Proc] returns a fresh model state
+    # @param sut [Proc] returns a fresh system under test
+    # @param cleanup [Proc, nil] called with the system under test after each sequence
+    # @param max_commands [Integer] longest sequence
+    # @yieldparam model [Stateful] declare commands with model.command
+    # @return [Property]
+    def self.stateful(initial:, sut:, cleanup: nil, max_commands: Stateful::MAX_COMMANDS)
+      spec = Stateful.new(initial: initial, sut: sut, cleanup: cleanup)
+      yield spec
+      spec.to_property(max_commands)
+    end
+
+    # Runs a property and returns the outcome, failed or not.
+    #
+    # @example
+    #   result = Loom::Check.check(prop, worker: :process, runs: 1000)
+    #   result.counterexample if result.failed?
+    # @param property [Property]
+    # @param options [Hash] worker: (:inline, :fiber, :thread, :process, :ractor), size: (workers),
+    #   runs: (100), seed:, max_shrinks: (1000), timeout: (seconds, whole check), max_size: (30)
+    # @return [Result]
+    # @raise [ArgumentError] for an unknown option
+    # @raise [HarnessError, Loom::Workers::Error] when the machinery fails (never shrunk as a failure)
+    def self.check(property, **options)
+      raise TypeError, "expected a Loom::Check::Property, got #{property.inspect}" unless property.is_a?(Property)
+
+      Engine.new(property, Options.parse(options)).run
+    end
+
+    # Runs a property and raises when it fails.
+    #
+    # @example
+    #   Loom::Check.assert(Loom::Check.property(Loom::Check.integer) { |x| x + 0 == x }, worker: :thread)
+    # @param property [Property]
+    # @param options [Hash] as for {.check}
+    # @return [Result] the passed result
+    # @raise [Failure] with the seed, runs, shrinks, counterexample, error and how to replay
+    def self.assert(property, **options)
+      result = check(property, **options)
+      raise Failure, result if result.failed?
+
+      result
+    end
+  end
+end

@@ -1,0 +1,25 @@
+# frozen_string_literal: true
+
+module Loom
+  module Check
+    module Arbitraries
+      # Strings of characters from a {Char} table; shrinks like an array of
+      # characters (shorter first, then simpler characters).
+      class String < Array
+        # @param char [Char]
+        # @param min [Integer] minimum length in characters
+        # @param max [Integer, nil] maximum length (nil: the run's size)
+        def initialize(char, min: 0, max: nil)
+          super
+          @char = char
+        end
+
+        # @see Arbitrary#realize
+        def realize(raw) = raw.map { |r| @char.realize(r) }.join
+
+        # @return [::String]
+        def inspect = "string(#{@char.inspect})"
+      end
+    end
+  end
+end

@@ -1,0 +1,23 @@
+# frozen_string_literal: true
+
+module Loom
+  module Check
+    # Raised by {Loom::Check.assert} when a property fails. The message holds
+    # the seed, the runs, the shrinks, the counterexample (inspect), the error
+    # and how to replay; #result has them as data.
+    class Failure < Loom::Error
+      # @return [Result]
+      attr_reader :result
+
+      # @param result [Result] a failed result
+      def initialize(result)
+        @result = result
+        super(result.report)
+        set_backtrace(result.error.backtrace) if result.error&.backtrace
+      end
+
+      # @return [Exception] the error the counterexample raised
+      def cause_error = @result.error
+    end
+  end
+end

@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require "etc"
+
+module Loom
+  module Check
+    # The options of one check, validated at the door: an unknown or
+    # ill-typed option is an ArgumentError naming it (Pbt silently ignores a
+    # misspelt `num_run:`).
+    class Options
+      # Backends of Loom::Pool, plus the fork-per-batch baseline used by the `checks` benchmark.
+      WORKERS = %i[inline fiber thread process ractor fork_per_batch].freeze
+      # Defaults: 100 runs as Pbt; 1000 shrink steps bound a pathological shrink.
+      DEFAULTS = { worker: :inline, size: nil, runs: 100, seed: nil, max_shrinks: 1000, timeout: nil,
+                   max_size: Sizing::MAX_SIZE }.freeze
+      # What each option must be, as a test and the words of the error.
+      RULES = {
+        worker: [->(v) { WORKERS.include?(v) }, "one of #{WORKERS.map(&:inspect).join(', ')}"],
+        size: [->(v) { v.is_a?(Integer) && v.positive? }, "a positive Integer"],
+        runs: [->(v) { v.is_a?(Integer) && v.positive? }, "a positive Integer"],
+        seed: [->(v) { v.is_a?(Integer) }, "an Integer"],
+        max_shrinks: [->(v) { v.is_a?(Integer) && !v.negative? }, "an Integer >= 0"],
+        max_size: [->(v) { v.is_a?(Integer) && !v.negative? }, "an Integer >= 0"],
+        timeout: [->(v) { v.nil? || (v.is_a?(Numeric) && v.positive?) }, "nil or positive seconds"]
+      }.freeze
+
+      attr_reader(*DEFAULTS.keys)
+
+      # @param given [Hash] the caller's options
+      # @return [Options] validated, with defaults filled in
+      # @raise [ArgumentError] for an unknown key or a bad value
+      def self.parse(given)
+        unknown = given.keys - DEFAULTS.keys
+        unless unknown.empty?
+          raise ArgumentError, "unknown option(s) #{unknown.map(&:inspect).join(', ')}; " \
+                               "known: #{DEFAULTS.keys.join(', ')}"
+        end
+
+        new(DEFAULTS.merge(given))
+      end
+
+      # @param values [Hash] every option
+      # @raise [ArgumentError] for a bad value
+      def initialize(values)
+        @worker = values[:worker].is_a?(String) ? values[:worker].to_sym : values[:worker]
+        @size = values[:size] || self.class.default_size(@worker)
+        @seed = values[:seed] || self.class.default_seed
+        %i[runs max_shrinks timeout max_size].each { |k| instance_variable_set(:"@#{k}", values[k]) }
+        RULES.each do |name, (test, want)|
+          value = public_send(name)
+          raise ArgumentError, "#{name}: must be #{want}, got #{value.inspect}" unless test.call(value)
+        end
+      end
+
+      # @param worker [Symbol]
+      # @return [Integer] 1 worker inline, else one per processor
+      def self.default_size(worker) = worker == :inline ? 1 : Etc.nprocessors
+
+      # @return [Integer] LOOM_CHECK_SEED when set (to replay a failure), else a fresh random seed
+      def self.default_seed
+        env = ENV.fetch("LOOM_CHECK_SEED", nil)
+        env ? Integer(env) : Random.new_seed
+      end
+    end
+  end
+end

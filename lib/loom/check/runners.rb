@@ -1,0 +1,25 @@
+# frozen_string_literal: true
+
+require_relative "runners/inline"
+require_relative "runners/pool"
+require_relative "runners/fork_per_batch"
+
+module Loom
+  module Check
+    # Where a check's cases run. Every runner answers `first_failure(cases,
+    # deadline)` with the lowest-index failure of a batch, so that the engine
+    # (generation, shrinking) is the same whatever the backend.
+    module Runners
+      # @param property [Property]
+      # @param options [Options]
+      # @return [Inline, Pool, ForkPerBatch]
+      def self.for(property, options)
+        case options.worker
+        when :inline then Inline.new(property)
+        when :fork_per_batch then ForkPerBatch.new(property, size: options.size)
+        else Pool.new(property, worker: options.worker, size: options.size)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+module Loom
+  module Check
+    module Runners
+      # Runs cases on one persistent Loom::Pool for the whole check, the
+      # property's block as the pool's handler (a process pool's handler is
+      # fixed at fork time, hence one pool per check).
+      #
+      # Cases go out in chunks, at most two per worker in flight, and are
+      # awaited in index order: once a chunk reports a failure no further
+      # chunk is sent and later ones are not awaited, so the lowest-index
+      # failure wins whatever the backend, and outstanding work is dropped.
+      class Pool
+        # Chunks in flight per worker: one running, one queued behind it.
+        IN_FLIGHT = 2
+        # Shrink candidates per call per worker: enough to fill every worker once.
+        BATCH_PER_WORKER = 32
+
+        # @param property [Property]
+        # @param worker [Symbol] a Loom::Pool backend
+        # @param size [Integer] workers
+        # @raise [NotIsolatableError] for :ractor when the block cannot be isolated
+        def initialize(property, worker:, size:)
+          predicate = worker == :ractor ? Isolation.shareable(property.predicate) : property.predicate
+          handler = Handler.build(predicate, property.mode)
+          handler = Ractor.make_shareable(handler) if worker == :ractor
+          @size = size
+          @pool = Loom::Pool.new(worker: worker, size: size, &handler)
+        end
+
+        # @return [Integer] how many shrink candidates to hand over per call
+        def batch_size = @size * BATCH_PER_WORKER
+
+        # @param cases [Array<(Integer, Object)>] [index, args] in index order
+        # @param deadline [Float, nil] monotonic clock time after which to give up
+        # @return [(Integer, Exception), nil] the lowest-index failure
+        # @raise [TimeoutError] past the deadline
+        # @raise [Loom::Workers::Error] when the machinery fails (dead worker, unmarshalable value)
+        def first_failure(cases, deadline)
+          chunks = cases.each_slice((cases.size.to_f / (@size * IN_FLIGHT)).ceil).to_a
+          in_flight = []
+          until chunks.empty? && in_flight.empty?
+            in_flight << @pool.submit(chunks.shift) while in_flight.size < @size * IN_FLIGHT && chunks.any?
+            failure = await(in_flight.shift, deadline)
+            return failure if failure
+          end
+          nil
+        end
+
+        # Stops the workers (waiting for running chunks) and reaps them.
+        # @return [void]
+        def close = @pool.shutdown
+
+        private
+
+        def await(promise, deadline)
+          return promise.value! unless deadline
+
+          remaining = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          raise TimeoutError, "check ran past its timeout" unless remaining.positive? && promise.wait(remaining)
+
+          promise.value!
+        end
+      end
+    end
+  end
+end

@@ -30,8 +30,8 @@ module Loom
       # @return [Suite]
       # @example
       #   Loom::Bench.suite(:demo) { |s| s.kind :rate }
-      def suite(name, &block)
-        defined = Suite.new(name, file: caller_locations(1, 1).first&.absolute_path, &block)
+      def suite(name, &)
+        defined = Suite.new(name, file: caller_locations(1, 1).first&.absolute_path, &)
         registry[defined.name] = defined
       end
 
@@ -47,7 +47,7 @@ module Loom
       # @return [Hash{String => Suite}] the registry
       def load_suites(dir = SUITES_DIR)
         load_core
-        Dir[File.join(dir, "*.rb")].sort.each { |file| load_suite_file(file) }
+        Dir[File.join(dir, "*.rb")].each { |file| load_suite_file(file) }
         registry
       end
 
@@ -99,6 +99,8 @@ require_relative "bench/row_summary"
 require_relative "bench/verdict"
 require_relative "bench/terminal_report"
 require_relative "bench/chart"
+require_relative "bench/bar_chart"
+require_relative "bench/line_chart"
 require_relative "bench/markdown_report"
 require_relative "bench/html_report"
 require_relative "bench/comparison"

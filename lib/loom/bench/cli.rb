@@ -25,7 +25,7 @@ module Loom
         @argv = argv.dup
         @out = out
         @err = err
-        @options = { seed: nil, variants: nil, trials: nil, seconds: nil, quick: false, gc: false, json: false,
+        @options = { seed: nil, variants: nil, trials: nil, seconds: nil, quick: false, keep_gc: false, json: false,
                      out: nil, list: false, suites_dir: SUITES_DIR }
       end
 
@@ -61,8 +61,8 @@ module Loom
       end
 
       def run_options
-        { seed: @options[:seed] || Random.new_seed % 100_000, variants: variants, trials: @options[:trials],
-          seconds: @options[:seconds], quick: @options[:quick], gc: @options[:gc], io: @err,
+        { seed: @options[:seed] || (Random.new_seed % 100_000), variants: variants, trials: @options[:trials],
+          seconds: @options[:seconds], quick: @options[:quick], keep_gc: @options[:keep_gc], io: @err,
           load_errors: Bench.load_errors }
       end
 
@@ -160,7 +160,7 @@ module Loom
           @options[:variants] = v
         end
         opts.on("--both", "run every row with and without YJIT") { @options[:variants] = :both }
-        opts.on("--gc", "keep GC on in rate windows (default: off during the window)") { @options[:gc] = true }
+        opts.on("--gc", "keep GC on in rate windows (default: off during the window)") { @options[:keep_gc] = true }
         opts.on("--seed N", Integer, "seed of the random order (printed by every run)") { |v| @options[:seed] = v }
       end
 

@@ -44,17 +44,18 @@ module Loom
 
       # @return [String] a text table
       def render
-        lines = [header, *changes.map { |c| line(c) }]
-        only_old = @old.keys - @new.keys
-        only_new = @new.keys - @old.keys
-        lines << "only in old: #{only_old.map { |k| k.join('/') }.join(', ')}" unless only_old.empty?
-        lines << "only in new: #{only_new.map { |k| k.join('/') }.join(', ')}" unless only_new.empty?
         flagged = changes.count(&:significant?)
-        lines << "#{flagged} of #{changes.size} rows changed beyond the noise (min–max ranges do not overlap)"
-        lines.join("\n")
+        [header, *changes.map { |c| line(c) }, *unmatched,
+         "#{flagged} of #{changes.size} rows changed beyond the noise (min–max ranges do not overlap)"].join("\n")
       end
 
       private
+
+      def unmatched
+        { "old" => @old.keys - @new.keys, "new" => @new.keys - @old.keys }.filter_map do |side, keys|
+          "only in #{side}: #{keys.map { |k| k.join('/') }.join(', ')}" unless keys.empty?
+        end
+      end
 
       def index(results)
         RowSummary.all(results).to_h { |s| [[s.suite_name, s.name, s.variant], s] }

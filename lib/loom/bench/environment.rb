@@ -15,7 +15,9 @@ module Loom
 
       # @return [Boolean] whether YJIT is running in this process
       def yjit?
-        defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enabled?) && RubyVM::YJIT.enabled? ? true : false
+        return false unless defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enabled?)
+
+        RubyVM::YJIT.enabled?
       end
 
       # @return [Hash] the ruby of this process: version, description, flags, YJIT
@@ -49,19 +51,19 @@ module Loom
       def gem_version(name)
         spec = Gem.loaded_specs[name] || Gem::Specification.find_by_name(name)
         spec.version.to_s
-      rescue Gem::MissingSpecError, Gem::LoadError
+      rescue Gem::LoadError
         nil
       end
 
       # Everything that is known before the run starts.
       #
-      # @param gc [Boolean] whether GC stays on in rate windows
+      # @param keep_gc [Boolean] whether GC stays on in rate windows
       # @return [Hash]
-      def capture(gc:)
+      def capture(keep_gc:)
         { "date" => Time.now.utc.iso8601, "hostname" => Etc.uname[:nodename], "ruby" => ruby,
           "cpu_model" => cpu_model, "cores" => Etc.nprocessors, "os" => "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
           "load_average_before" => load_average, "gems" => gem_versions,
-          "gc" => gc ? "on in rate windows" : "off in rate windows (GC.disable), on in duration jobs" }
+          "gc" => keep_gc ? "on in rate windows" : "off in rate windows (GC.disable), on in duration jobs" }
       end
     end
   end

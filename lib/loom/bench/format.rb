@@ -14,7 +14,8 @@ module Loom
         abs = value.abs
         if abs >= 1e6 then format("%.2fM", value / 1e6)
         elsif abs >= 1e3 then format("%.1fk", value / 1e3)
-        else format("%.1f", value)
+        else
+          format("%.1f", value)
         end
       end
 
@@ -26,7 +27,8 @@ module Loom
         abs = value.abs
         if abs >= 0.1 || abs.zero? then format("%.4f s", value)
         elsif abs >= 1e-3 then format("%.2f ms", value * 1e3)
-        else format("%.2f µs", value * 1e6)
+        else
+          format("%.2f µs", value * 1e6)
         end
       end
 

@@ -44,15 +44,18 @@ module Loom
 
       def environment
         env = @results.environment
-        gems = (env["gems"] || {}).map { |name, version| "#{name} #{version || '(not installed)'}" }.join(", ")
-        items = ["#{env['date']} · seed #{@results.data['seed']} (repeat with <code>loom bench --seed " \
-                 "#{@results.data['seed']}</code>) · #{@results.records.size} trials in random order",
+        seed = @results.data["seed"]
+        items = ["#{esc(env['date'])} · seed #{seed} (repeat with <code>loom bench --seed #{seed}</code>) · " \
+                 "#{@results.records.size} trials in random order",
                  "Ruby: #{esc(env.dig('ruby', 'description'))} · variants: #{esc(@results.variants.join(', '))} · " \
                  "GC #{esc(env['gc'])}",
-                 "CPU: #{esc(env['cpu_model'])} · #{env['cores']} cores · load average before " \
-                 "#{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}",
-                 "Gems: #{esc(gems)}"]
+                 esc(machine(env)), "Gems: #{esc(MarkdownReport.gems(env))}"]
         "<ul>#{items.map { |i| "<li>#{i}</li>" }.join}</ul>"
+      end
+
+      def machine(env)
+        "CPU: #{env['cpu_model']} · #{env['cores']} cores · load average before " \
+          "#{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}"
       end
 
       def summary
@@ -79,7 +82,7 @@ module Loom
 
       def suite_section(suite, rows)
         labels = rows.to_h { |r| [r, label(r)] }
-        chart = Chart.new(rows, labels: labels, x: suite.dig("chart", "x")).render
+        chart = Chart.for(rows, labels: labels, x_param: suite.dig("chart", "x")).render
         size = @results.data.dig("sizes", suite["name"]) || {}
         <<~HTML
           <section id="suite-#{esc(suite['name'])}">
@@ -102,11 +105,13 @@ module Loom
       end
 
       def table(rows)
-        head = %w[row library median\ [min–max] stddev CPU set-up vs\ best\ peer failed]
+        head = ["row", "library", "median [min–max]", "stddev", "CPU", "set-up", "vs best peer", "failed"]
         body = rows.map do |row|
           cells = [label(row), row.library, Format.spread(row.stats, rate: row.rate?), Format.relative(row.stats),
                    cpu(row), Format.seconds(row.setup_stats.median), ratio(row), failed(row)]
-          "<tr>#{cells.each_with_index.map { |c, i| "<td#{' class="num"' if [2, 3, 4, 5].include?(i)}>#{esc(c)}</td>" }.join}</tr>"
+          "<tr>#{cells.each_with_index.map do |c, i|
+            "<td#{' class="num"' if [2, 3, 4, 5].include?(i)}>#{esc(c)}</td>"
+          end.join}</tr>"
         end
         "<table><tr>#{head.map { |h| "<th>#{h}</th>" }.join}</tr>#{body.join}</table>"
       end
@@ -135,7 +140,8 @@ module Loom
 
       def code(rows)
         rows.uniq(&:name).reject { |row| row.code.strip.empty? }.map do |row|
-          "<h4>#{esc(row.name)} <small>(#{esc(row.library)})</small></h4><pre><code>#{esc(row.code.rstrip)}</code></pre>"
+          "<h4>#{esc(row.name)} <small>(#{esc(row.library)})</small></h4>" \
+            "<pre><code>#{esc(row.code.rstrip)}</code></pre>"
         end.join("\n")
       end
 

@@ -24,12 +24,13 @@ module Loom
       # @param seconds [Float]
       # @param warmup [Float]
       # @param quick [Boolean]
-      # @param gc [Boolean]
+      # @param keep_gc [Boolean]
       # @param variant [String] "yjit" or "no-yjit"
-      def initialize(row, trial:, seconds:, warmup:, quick:, gc:, variant:) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
+      def initialize(row, trial:, seconds:, warmup:, quick:, keep_gc:, variant:) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
         @row = row
         @spec = { "suite_file" => row.suite.file, "suite" => row.suite.name, "row" => row.name, "trial" => trial,
-                  "seconds" => seconds, "warmup" => warmup, "quick" => quick, "gc" => gc, "variant" => variant }
+                  "seconds" => seconds, "warmup" => warmup, "quick" => quick, "keep_gc" => keep_gc,
+                  "variant" => variant }
       end
 
       # @return [Hash] the child's record, or a failed record saying why the child gave none
@@ -47,6 +48,14 @@ module Loom
       # @param spec [Hash] as built by {#initialize} plus "out"
       # @return [void]
       def self.work(spec)
+        row = find_row(spec)
+        record = Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: spec["warmup"],
+                                quick: spec["quick"], keep_gc: spec["keep_gc"], variant: spec["variant"]).call
+        File.write(spec.fetch("out"), JSON.generate(record.merge("isolated" => true)))
+      end
+
+      # Loads loom, the suite file and the row's requires in the child.
+      def self.find_row(spec)
         Bench.load_core
         load spec.fetch("suite_file")
         suite = Bench.registry.fetch(spec.fetch("suite"))
@@ -54,10 +63,9 @@ module Loom
         note = row.load_requirements
         raise Error, note if note
 
-        record = Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: spec["warmup"],
-                                quick: spec["quick"], gc: spec["gc"], variant: spec["variant"]).call
-        File.write(spec.fetch("out"), JSON.generate(record.merge("isolated" => true)))
+        row
       end
+      private_class_method :find_row
 
       private
 
@@ -93,8 +101,8 @@ module Loom
       def read_record(out, err, status)
         return JSON.parse(File.read(out)) if File.file?(out) && File.size?(out)
 
-        failed("isolated trial #{status == :timeout ? "killed after #{timeout.round}s" : "exited with #{status.inspect}"}" \
-               " without a result#{stderr_tail(err)}")
+        how = status == :timeout ? "killed after #{timeout.round}s" : "exited with #{status.inspect}"
+        failed("isolated trial #{how} without a result#{stderr_tail(err)}")
       end
 
       def stderr_tail(err)

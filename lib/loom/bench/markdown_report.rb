@@ -13,6 +13,12 @@ module Loom
         @variants = results.variants.size > 1
       end
 
+      # @param env [Hash] a run's environment
+      # @return [String] "async 2.23.1, ..." with missing peers marked
+      def self.gems(env)
+        (env["gems"] || {}).map { |name, version| "#{name} #{version || '(not installed)'}" }.join(", ")
+      end
+
       # @return [String] Markdown
       def render
         [header, environment, summary, *suites, skipped].compact.join("\n")
@@ -29,7 +35,7 @@ module Loom
 
       def environment
         env = @results.environment
-        gems = (env["gems"] || {}).map { |name, version| "#{name} #{version || '(not installed)'}" }.join(", ")
+        gems = self.class.gems(env)
         <<~MD
           ## Environment
 

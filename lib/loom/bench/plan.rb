@@ -90,7 +90,7 @@ module Loom
       def per_run(row, seconds, full_warmup)
         return row.estimate(quick: @quick) + 0.01 if row.kind == :duration
 
-        seconds * (full_warmup ? 2 : 1 + REWARM_SHARE) + 0.01
+        (seconds * (full_warmup ? 2 : 1 + REWARM_SHARE)) + 0.01
       end
 
       # Fits trials and window to the suite's budget: first the window
@@ -99,12 +99,8 @@ module Loom
       def size(suite, trials, seconds)
         return [trials || QUICK_TRIALS, seconds || QUICK_SECONDS] if @quick
 
-        trials_fixed = !trials.nil?
-        seconds_fixed = !seconds.nil?
-        trials ||= suite.trials
-        seconds ||= 1.0
-        seconds = shrink_seconds(suite, trials, seconds) unless seconds_fixed
-        trials = shrink_trials(suite, trials, seconds) unless trials_fixed
+        seconds ||= shrink_seconds(suite, trials || suite.trials, 1.0)
+        trials ||= shrink_trials(suite, suite.trials, seconds)
         [trials, seconds]
       end
 
@@ -120,13 +116,14 @@ module Loom
 
       def rough(suite, trials, seconds)
         active = suite.rows.reject { |row| skipped.key?(row) }
-        @variants.sum do |variant|
-          active.sum do |row|
-            isolated = row.isolate? || self.class.foreign?(variant)
-            (trials * (per_run(row, seconds, isolated) + (isolated ? SPAWN_SECONDS : 0))) +
-              (isolated || row.kind == :duration ? 0 : seconds)
-          end
-        end
+        @variants.sum { |variant| active.sum { |row| rough_row(row, variant, trials, seconds) } }
+      end
+
+      # Trials plus, for a rate row warmed in this process, its first full warm-up.
+      def rough_row(row, variant, trials, seconds)
+        isolated = row.isolate? || self.class.foreign?(variant)
+        first_warmup = isolated || row.kind == :duration ? 0 : seconds
+        (trials * (per_run(row, seconds, isolated) + (isolated ? SPAWN_SECONDS : 0))) + first_warmup
       end
     end
   end

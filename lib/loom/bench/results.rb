@@ -46,11 +46,15 @@ module Loom
         case value
         when Hash then value.to_h { |k, v| [k.to_s, plain(v)] }
         when Array then value.map { |v| plain(v) }
-        when Symbol then value.to_s
-        when Float then value.finite? ? value : value.to_s
-        when Numeric, String, true, false, nil then value
-        else value.to_s
+        else json_scalar?(value) ? value : value.to_s # symbols, NaN, anything else
         end
+      end
+
+      # @param value [Object]
+      # @return [Boolean] whether JSON writes value as it is (a Float must be finite)
+      def self.json_scalar?(value)
+        [Integer, String, TrueClass, FalseClass, NilClass].any? { |type| value.is_a?(type) } ||
+          (value.is_a?(Float) && value.finite?)
       end
 
       # @return [Array<Hash>] one record per trial

@@ -20,10 +20,10 @@ module Loom
       # @param isolate [Boolean] run each trial in a fresh ruby process
       # @param series [String, nil] line name in a chart over a param (default: library and other params)
       # @param estimate [Float, nil] expected seconds per duration trial (full run), for the budget
-      # @param gc [Boolean, nil] true keeps GC on in this row's rate window
+      # @param keep_gc [Boolean, nil] true keeps GC on in this row's rate window
       # @param timeout [Float, nil] seconds after which an isolated trial is killed and failed
       def initialize(suite, name, library:, compare: nil, params: {}, requires: [], isolate: false, # rubocop:disable Metrics/ParameterLists -- the DSL's keywords
-                     series: nil, estimate: nil, gc: nil, timeout: nil)
+                     series: nil, estimate: nil, keep_gc: nil, timeout: nil)
         raise ArgumentError, "row name must be a non-empty String, got #{name.inspect}" if name.to_s.empty?
 
         @suite = suite
@@ -35,7 +35,7 @@ module Loom
         @isolate = isolate ? true : false
         @series = series&.to_s
         @estimate = estimate
-        @gc = gc
+        @keep_gc = keep_gc
         @timeout = timeout
         @blocks = {}
       end
@@ -74,10 +74,10 @@ module Loom
       def isolate? = @isolate
 
       # @return [Boolean, nil] the row's own GC choice for the rate window, nil to follow the run
-      def gc = @gc
+      attr_reader :keep_gc
 
       # @return [Float, nil] the kill timeout for isolated trials
-      def timeout = @timeout
+      attr_reader :timeout
 
       # @return [Symbol] :rate or :duration, the suite's kind
       def kind = suite.kind

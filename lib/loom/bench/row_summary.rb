@@ -91,9 +91,14 @@ module Loom
       def best_peer(summaries)
         return nil unless compare
 
-        summaries.select do |s|
-          s.suite_name == suite_name && s.variant == variant && s.compare == compare && !s.loom? && s.measured?
-        end.max_by(&:speed)
+        summaries.select { |s| peer_of?(s) }.max_by(&:speed)
+      end
+
+      # @param other [RowSummary]
+      # @return [Boolean] whether other is a measured peer row of this row's group
+      def peer_of?(other)
+        other.suite_name == suite_name && other.variant == variant && other.compare == compare &&
+          !other.loom? && other.measured?
       end
 
       # @param summaries [Array<RowSummary>]

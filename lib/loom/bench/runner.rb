@@ -12,22 +12,22 @@ module Loom
       # @param trials [Integer, nil]
       # @param seconds [Float, nil]
       # @param quick [Boolean]
-      # @param gc [Boolean] keep GC on in rate windows
+      # @param keep_gc [Boolean] keep GC on in rate windows
       # @param io [IO] where the estimate and progress go
       # @param load_errors [Hash{String => String}] suite files that failed to load, for the report
-      def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, gc: false, io: $stderr, # rubocop:disable Metrics/ParameterLists -- one per CLI option
+      def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, keep_gc: false, io: $stderr, # rubocop:disable Metrics/ParameterLists -- one per CLI option
                      load_errors: {})
         @suites = suites
-        @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, gc: gc }
+        @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, keep_gc: keep_gc }
         @io = io
         @load_errors = load_errors
       end
 
       # @return [Results]
       def call
-        environment = Environment.capture(gc: @options[:gc])
+        environment = Environment.capture(keep_gc: @options[:keep_gc])
         skipped = check_requirements
-        plan = Plan.new(@suites, **@options.except(:gc), skipped: skipped)
+        plan = Plan.new(@suites, **@options.except(:keep_gc), skipped: skipped)
         announce(plan)
         records = execute(plan)
         environment["load_average_after"] = Environment.load_average
@@ -54,17 +54,19 @@ module Loom
 
       def announce(plan)
         @io.puts "loom bench: seed #{plan.seed} (repeat with --seed #{plan.seed}); #{plan.runs.size} trials " \
-                 "in random order; GC #{@options[:gc] ? 'on' : 'off (--gc keeps it on)'} in rate windows; " \
+                 "in random order; GC #{@options[:keep_gc] ? 'on' : 'off (--gc keeps it on)'} in rate windows; " \
                  "estimated #{Progress.format_seconds(plan.estimate)}"
-        @suites.each do |suite|
-          trials, seconds = plan.size_of(suite)
-          window = suite.kind == :rate ? " x #{seconds}s windows" : ""
-          @io.puts format("  %-22<name>s %2<rows>d rows x %<t>d trials%<w>s ~ %<est>s", name: suite.name,
-                          rows: suite.rows.size, t: trials, w: window,
-                          est: Progress.format_seconds(plan.estimate_suite(suite)))
-        end
+        @suites.each { |suite| @io.puts suite_estimate(plan, suite) }
         plan.skipped.each { |row, note| @io.puts "  #{row.suite.name}/#{row.name}: #{note}" }
         @load_errors.each { |file, message| @io.puts "  #{File.basename(file)} not loaded: #{message}" }
+      end
+
+      def suite_estimate(plan, suite)
+        trials, seconds = plan.size_of(suite)
+        window = suite.kind == :rate ? " x #{seconds}s windows" : ""
+        estimate = Progress.format_seconds(plan.estimate_suite(suite))
+        format("  %-22<name>s %2<rows>d rows x %<trials>d trials%<window>s ~ %<estimate>s",
+               name: suite.name, rows: suite.rows.size, trials: trials, window: window, estimate: estimate)
       end
 
       def execute(plan)
@@ -86,7 +88,7 @@ module Loom
         warm[key] = true
         klass = run.isolated ? IsolatedTrial : Trial
         klass.new(run.row, trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
-                           gc: @options[:gc], variant: run.variant).call.merge("isolated" => run.isolated)
+                           keep_gc: @options[:keep_gc], variant: run.variant).call.merge("isolated" => run.isolated)
       end
 
       def data(plan, environment, skipped, records)

@@ -5,7 +5,16 @@ module Loom
     # Summary statistics of the trials of one row: median, min, max, mean and
     # the sample standard deviation (n - 1). The median sorts first (the
     # promise seed's analyser took the middle of an unsorted list).
-    Stats = Struct.new(:n, :median, :min, :max, :mean, :stddev, keyword_init: true) do
+    class Stats
+      FIELDS = %i[n median min max mean stddev].freeze
+      attr_reader(*FIELDS)
+
+      # @param fields [Hash] n, median, min, max, mean, stddev (n defaults to 0, the rest to nil)
+      def initialize(**fields)
+        FIELDS.each { |field| instance_variable_set(:"@#{field}", fields[field]) }
+        @n ||= 0
+      end
+
       # @param values [Array<Numeric>] one value per trial
       # @return [Stats] all nil fields (but n = 0) when values is empty
       # @example
@@ -52,14 +61,11 @@ module Loom
       # @param xs [Array<Numeric>]
       # @param ys [Array<Numeric>]
       # @return [Float, nil] p in [0, 1], nil when a sample is empty
-      def self.mann_whitney_p(xs, ys)
-        return nil if xs.empty? || ys.empty?
+      def self.mann_whitney_p(first, second)
+        return nil if first.empty? || second.empty?
 
-        ranks = rank_all(xs.map { |x| [x.to_f, 0] } + ys.map { |y| [y.to_f, 1] })
-        n1 = xs.size
-        n2 = ys.size
-        u = ranks.select { |(_, group), _| group.zero? }.sum { |_, r| r } - (n1 * (n1 + 1) / 2.0)
-        z_p(u, n1, n2, ranks.map { |(value, _), _| value })
+        ranks = rank_all(first.map { |v| [v.to_f, 0] } + second.map { |v| [v.to_f, 1] })
+        normal_p(u_statistic(ranks, first.size), first.size, second.size, ranks.map { |(value, _), _| value })
       end
 
       # Average ranks (1-based) for tied values.
@@ -76,16 +82,26 @@ module Loom
         ranks
       end
 
-      def self.z_p(u, n1, n2, values)
-        n = n1 + n2
-        ties = values.tally.values.sum { |t| (t**3) - t }
-        variance = n1 * n2 / 12.0 * ((n + 1) - (ties / (n * (n - 1).to_f)))
+      # U of the first sample: its rank sum minus the smallest possible.
+      def self.u_statistic(ranks, size)
+        ranks.sum { |(_, group), rank| group.zero? ? rank : 0 } - (size * (size + 1) / 2.0)
+      end
+
+      # Two-sided p of U under the normal approximation, with continuity and tie corrections.
+      def self.normal_p(u_stat, size1, size2, values)
+        variance = size1 * size2 / 12.0 * (size1 + size2 + 1 - tie_correction(values))
         return 1.0 if variance <= 0
 
-        z = ((u - (n1 * n2 / 2.0)).abs - 0.5) / Math.sqrt(variance)
-        [Math.erfc(z.clamp(0, Float::INFINITY) / Math.sqrt(2)), 1.0].min
+        distance = (u_stat - (size1 * size2 / 2.0)).abs - 0.5
+        [Math.erfc([distance, 0].max / Math.sqrt(variance * 2)), 1.0].min
       end
-      private_class_method :rank_all, :z_p
+
+      # Sum of (t³ - t) over groups of t tied values, over n(n - 1).
+      def self.tie_correction(values)
+        total = values.size
+        values.tally.values.sum { |t| (t**3) - t } / (total * (total - 1).to_f)
+      end
+      private_class_method :rank_all, :u_statistic, :normal_p, :tie_correction
 
       # @return [Float, nil] stddev as a fraction of the mean (0.05 = 5 %)
       def relative_stddev
@@ -96,7 +112,7 @@ module Loom
 
       # @return [Hash] plain data for JSON
       def to_h
-        super.transform_keys(&:to_s)
+        FIELDS.to_h { |f| [f.to_s, public_send(f)] }
       end
     end
   end

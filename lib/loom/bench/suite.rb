@@ -76,7 +76,7 @@ module Loom
 
       # @param x [Symbol, nil] the param to draw lines over
       # @return [Hash, nil] { x: Symbol } or nil for bars
-      def chart(x: nil)
+      def chart(x: nil) # rubocop:disable Naming/MethodParameterName -- x: is the contract's name (docs/CONTRACTS.md)
         @chart = { x: x.to_sym } if x
         @chart
       end

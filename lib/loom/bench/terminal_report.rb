@@ -33,7 +33,7 @@ module Loom
         [heading, *rows.map { |row| line(row, width) }, ""].join("\n")
       end
 
-      def gc_word = @results.data.dig("options", "gc") ? "on" : "off"
+      def gc_word = @results.data.dig("options", "keep_gc") ? "on" : "off"
 
       def label(row) = row.label(with_variant: @variants)
 
@@ -42,9 +42,15 @@ module Loom
         return "#{head}FAILED (#{row.failures.size}/#{row.records.size}): #{row.failures.first['error']}" unless
           row.measured?
 
-        spread = row.rate? ? Format.spread(row.stats, rate: true) : "[#{Format.spread(row.stats, rate: false)[/\[(.*)\]/, 1]}]"
-        [head + seed_style(row), spread, Format.relative(row.stats),
+        [head + seed_style(row), spread(row), Format.relative(row.stats),
          cpu(row), ratio(row), failed_note(row)].reject(&:empty?).join("  ")
+      end
+
+      # Rate rows add "median [min–max]" per second; duration rows (whose
+      # median leads the line) add just the range.
+      def spread(row)
+        text = Format.spread(row.stats, rate: row.rate?)
+        row.rate? ? "#{text}/s" : text[/\[.*\]/]
       end
 
       def seed_style(row)

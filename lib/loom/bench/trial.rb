@@ -12,15 +12,15 @@ module Loom
       # @param seconds [Float] the rate window
       # @param warmup [Float] untimed seconds run before a rate window
       # @param quick [Boolean]
-      # @param gc [Boolean] keep GC on during rate windows
+      # @param keep_gc [Boolean] keep GC on during rate windows
       # @param variant [String] the Ruby configuration label ("default", "yjit", "no-yjit")
-      def initialize(row, trial:, seconds:, warmup:, quick: false, gc: false, variant: "default") # rubocop:disable Metrics/ParameterLists -- one per CLI option
+      def initialize(row, trial:, seconds:, warmup:, quick: false, keep_gc: false, variant: "default") # rubocop:disable Metrics/ParameterLists -- one per CLI option
         @row = row
         @trial = trial
         @seconds = seconds
         @warmup = warmup
         @quick = quick
-        @gc = row.gc.nil? ? gc : row.gc
+        @keep_gc = row.keep_gc.nil? ? keep_gc : row.keep_gc
         @variant = variant
         @ctx = Context.new(row: row.name, params: row.params, seconds: seconds, quick: quick, trial: trial)
       end
@@ -61,10 +61,10 @@ module Loom
       end
 
       def measure_rate(state, record)
-        batch = @row.batch or raise Error, "rate row #{@row.name.inspect} of suite #{@row.suite.name} has no r.batch block"
+        batch = @row.batch or raise Error, "rate row #{@row.name.inspect} of #{@row.suite.name} has no r.batch block"
         window(batch, state, @warmup) if @warmup.positive?
         GC.start
-        GC.disable unless @gc
+        GC.disable unless @keep_gc
         executions, wall, cpu = window(batch, state, @seconds)
         record.merge!("executions" => executions, "wall_seconds" => wall, "cpu_seconds" => cpu,
                       "value" => executions / wall, "cpu_value" => cpu.positive? ? executions / cpu : nil)
@@ -90,7 +90,7 @@ module Loom
       end
 
       def measure_duration(state, record)
-        job = @row.run or raise Error, "duration row #{@row.name.inspect} of suite #{@row.suite.name} has no r.run block"
+        job = @row.run or raise Error, "duration row #{@row.name.inspect} of #{@row.suite.name} has no r.run block"
         cpu0 = cpu
         t0 = clock
         metrics = job.call(state, @ctx)
@@ -119,10 +119,12 @@ module Loom
       def base_record
         { "suite" => @row.suite.name, "row" => @row.name, "library" => @row.library, "compare" => @row.compare,
           "params" => Results.plain(@row.params), "kind" => @row.kind.to_s, "variant" => @variant,
-          "trial" => @trial, "status" => "ok", "error" => nil, "gc" => @gc || @row.kind == :duration ? "on" : "off",
+          "trial" => @trial, "status" => "ok", "error" => nil, "gc" => gc_label,
           "seconds" => @row.kind == :rate ? @seconds : nil, "warmup_seconds" => @row.kind == :rate ? @warmup : nil,
           "yjit" => Environment.yjit?, "pid" => Process.pid, "quick" => @quick, "metrics" => {} }
       end
+
+      def gc_label = @keep_gc || @row.kind == :duration ? "on" : "off"
 
       def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 

@@ -54,6 +54,24 @@ module Loom
         result
       end
 
+      # A promise of a concurrent proc's result, for threads and fibers alike.
+      # @param evaluation [Loom::Proc::Evaluation]
+      # @return [Loom::Promise] fulfilled with the result, or rejected with the
+      #   exception the evaluation concluded to
+      # @raise [TypeError] if evaluation is not a concurrent proc's evaluation
+      # @example
+      #   Loom::Promise.from(Loom.concurrently { :done }).value(1) # => :done
+      def from(evaluation)
+        unless evaluation.is_a?(Loom::Proc::Evaluation)
+          raise TypeError, "Promise.from takes a Loom::Proc::Evaluation (e.g. from Loom.concurrently), " \
+                           "got #{evaluation.inspect[0, 60]}"
+        end
+
+        promise = new
+        EvaluationAwaiter.new(promise).attach(evaluation)
+        promise
+      end
+
       private
 
       def check_promises(promises, name)

@@ -1,0 +1,119 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+class PromiseFibersTest < Minitest::Test
+  def test_fiber_waiters_yield_to_other_fibers
+    promise = Loom::Promise.new
+    ticks = 0
+    waiters = Array.new(3) { Loom.concurrently { promise.value(5) } }
+    Loom.concurrently do
+      3.times do
+        ticks += 1
+        Loom.wait(0)
+      end
+      promise.fulfill(:done)
+    end
+    assert_equal [:done] * 3, waiters.map { |e| e.await_result(within: 5) }
+    assert_equal 3, ticks # the ticker ran while all three fibers waited
+  end
+
+  def test_rejection_raises_in_every_fiber_waiter
+    promise = Loom::Promise.new
+    waiters = Array.new(3) { Loom.concurrently { promise.value!(5) } }
+    Loom.concurrently { promise.reject(IndexError.new("gone")) }
+    waiters.each do |evaluation|
+      assert_equal "gone", assert_raises(IndexError) { evaluation.await_result(within: 5) }.message
+    end
+  end
+
+  def test_a_thread_wakes_a_fiber
+    promise = Loom::Promise.new
+    waiter = Loom.concurrently { promise.value(5) }
+    thread = Thread.new do
+      sleep 0.01
+      promise.fulfill(:from_thread)
+    end
+    assert_equal :from_thread, waiter.await_result(within: 5)
+    assert thread.join(5)
+  end
+
+  def test_fiber_timeouts
+    promise = Loom::Promise.new
+    waiter = Loom.concurrently { [promise.wait(0.01), promise.value(0.01)] }
+    assert_equal [false, nil], waiter.await_result(within: 5)
+    bang = Loom.concurrently { promise.value!(0.01) }
+    assert_raises(Loom::Promise::TimeoutError) { bang.await_result(within: 5) }
+  end
+
+  def test_a_disarmed_waker_does_not_wake_the_next_wait
+    evaluation = Loom.concurrently do
+      waker = Loom::Promises::FiberWaker.current(Loom::Evaluation.current)
+      waker.arm(Loom::Evaluation.current).disarm
+      Thread.new { waker.resume! }.join(5) # a late wake-up from another thread
+      waker.resume!                        # and one from this thread
+      Loom.await_resume!(within: 0.05, timeout_result: :not_woken)
+    end
+    assert_equal :not_woken, evaluation.await_result(within: 5)
+  end
+
+  def test_root_fiber_runs_its_loop_while_waiting
+    promise = Loom::Promise.new
+    Loom.concurrently do
+      Loom.wait(0.01)
+      promise.fulfill(:from_fiber)
+    end
+    # Parking the thread here would starve the fiber that fulfils the promise.
+    assert_equal :from_fiber, Timeout.timeout(5) { promise.value(5) }
+  end
+
+  def test_evaluation_to_promise
+    assert_equal 42, Loom.concurrently { 6 * 7 }.to_promise.value(5)
+    slow = Loom.concurrently do
+      Loom.wait(0.01)
+      :slow
+    end
+    assert_equal :slow, Loom::Promise.from(slow).value(5)
+    assert_raises(TypeError) { Loom::Promise.from(:nope) }
+  end
+
+  def test_a_failed_evaluation_rejects_its_promise
+    error = nil
+    capture_io do # the core logs the proc's error to $stderr
+      promise = Loom.concurrently { raise ArgumentError, "broken" }.to_promise
+      error = assert_raises(ArgumentError) { promise.value!(5) }
+    end
+    assert_equal "broken", error.message
+  end
+
+  def test_a_thread_waits_for_an_evaluation_of_another_thread
+    promise = nil
+    runner = Thread.new do
+      evaluation = Loom.concurrently do
+        Loom.wait(0.02)
+        :elsewhere
+      end
+      promise = evaluation.to_promise
+      evaluation.await_result(within: 5)
+    end
+    sleep 0.001 until promise || !runner.alive?
+    assert_equal :elsewhere, promise.value(5)
+    assert runner.join(5)
+  end
+
+  def test_async_fibers_wait_without_blocking_their_thread
+    require "async"
+    promise = Loom::Promise.new
+    values = Timeout.timeout(10) do
+      Async do |task|
+        waiters = Array.new(3) { task.async { promise.value(5) } }
+        task.async { promise.fulfill(:async) }
+        waiters.map(&:wait)
+      end.wait
+    end
+    assert_equal [:async] * 3, values
+  rescue LoadError
+    skip "async is not installed"
+  end
+end

@@ -1,0 +1,95 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "loom/bench"
+
+class BenchPlanTest < Minitest::Test
+  Plan = Loom::Bench::Plan
+
+  def suites
+    rate = Loom::Bench::Suite.new(:plan_rate) do |s|
+      s.trials 4
+      %w[a b c].each { |name| s.row(name, library: "ruby") { |r| r.batch { nil } } }
+    end
+    duration = Loom::Bench::Suite.new(:plan_duration) do |s|
+      s.kind :duration
+      s.trials 3
+      s.row("d", library: "loom", estimate: 0.01) { |r| r.run { nil } }
+    end
+    [rate, duration]
+  end
+
+  def current = Loom::Bench::Environment.yjit? ? "yjit" : "no-yjit"
+
+  def test_every_configuration_appears_the_requested_number_of_times
+    plan = Plan.new(suites, seed: 1, variants: %w[no-yjit yjit], trials: 5, seconds: 0.1)
+    counts = plan.runs.map { |run| [run.suite.name, run.row.name, run.variant] }.tally
+
+    assert_equal 8, counts.size
+    assert(counts.values.all?(5))
+  end
+
+  def test_each_configuration_gets_trials_one_to_n
+    plan = Plan.new(suites, seed: 1, variants: %w[no-yjit yjit], trials: 5, seconds: 0.1)
+    trials = plan.runs.group_by { |r| [r.row, r.variant] }.values.map { |runs| runs.map(&:trial).sort }
+
+    assert_equal([(1..5).to_a] * 8, trials)
+  end
+
+  def test_suites_own_trials_are_used_when_the_budget_allows
+    plan = Plan.new(suites, seed: 1, variants: [current])
+    by_suite = plan.runs.group_by { |run| run.suite.name }.transform_values(&:size)
+
+    assert_equal({ "plan_rate" => 12, "plan_duration" => 3 }, by_suite)
+  end
+
+  def test_same_seed_same_order_other_seed_other_order
+    order = ->(seed) { Plan.new(suites, seed: seed, variants: [current], trials: 5).runs.map(&:label) }
+
+    assert_equal order.call(42), order.call(42)
+    refute_equal order.call(42), order.call(43)
+    refute_equal order.call(42), order.call(42).sort
+  end
+
+  def test_rows_are_interleaved_not_grouped
+    runs = Plan.new(suites, seed: 7, variants: [current], trials: 10).runs
+    changes = runs.each_cons(2).count { |a, b| a.row != b.row }
+
+    assert_operator changes, :>, runs.size / 3
+  end
+
+  def test_foreign_variant_and_isolate_run_in_a_fresh_process
+    other = current == "yjit" ? "no-yjit" : "yjit"
+    plan = Plan.new(suites, seed: 1, variants: [current, other], trials: 1)
+
+    assert(plan.runs.select { |r| r.variant == other }.all?(&:isolated))
+    refute(plan.runs.select { |r| r.variant == current }.any?(&:isolated))
+  end
+
+  def test_budget_shrinks_window_then_trials_but_not_below_the_floor
+    big = Loom::Bench::Suite.new(:plan_big) do |s|
+      s.budget 5
+      s.trials 10
+      20.times { |i| s.row("r#{i}", library: "ruby") { |r| r.batch { nil } } }
+    end
+    plan = Plan.new([big], seed: 1, variants: [current])
+
+    assert_equal [Plan::MIN_TRIALS, Plan::MIN_SECONDS], plan.size_of(big)
+    assert_equal [10, 2.0], Plan.new([big], seed: 1, variants: [current], trials: 10, seconds: 2.0).size_of(big)
+  end
+
+  def test_quick_uses_short_windows_and_few_trials
+    plan = Plan.new(suites, seed: 1, variants: [current], quick: true)
+
+    assert_equal [Plan::QUICK_TRIALS, Plan::QUICK_SECONDS], plan.size_of(plan.runs.first.suite)
+    assert_operator plan.estimate, :<, 5
+  end
+
+  def test_skipped_rows_are_left_out
+    all = suites
+    skipped = { all.first.rows.first => "skipped: test" }
+    plan = Plan.new(all, seed: 1, variants: [current], trials: 2, skipped: skipped)
+
+    refute(plan.runs.any? { |r| r.row.name == "a" })
+  end
+end

@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "results_factory"
+
+class BenchReportTest < Minitest::Test
+  def results
+    BenchResultsFactory.build(
+      "calls" => { kind: "rate", rows: {
+        "proc.call" => ["ruby", "call", [100.0, 110.0, 120.0]],
+        "conproc.call" => ["loom", "call", [200.0, 210.0, 220.0]],
+        "broken" => ["loom", nil, [nil, nil]]
+      } },
+      "workers" => { kind: "duration", chart: { "x" => "workers" }, rows: {
+        "loom 1" => ["loom", "w1", [1.0, 1.1], { "workers" => 1 }],
+        "loom 4" => ["loom", "w4", [0.5, 0.6], { "workers" => 4 }],
+        "parallel 1" => ["parallel", "w1", [0.9, 1.0], { "workers" => 1 }],
+        "parallel 4" => ["parallel", "w4", [0.4, 0.45], { "workers" => 4 }]
+      } }
+    )
+  end
+
+  def test_html_has_one_chart_per_suite_and_every_measured_row
+    html = Loom::Bench::HtmlReport.new(results).render
+
+    assert_equal 2, html.scan('<svg class="chart"').size
+    assert_equal 1, html.scan("<polyline").size / 2 # two series over workers: loom and parallel
+    ["proc.call", "conproc.call", "loom 4", "parallel 1"].each { |row| assert_includes html, row }
+    assert_includes html, "code of conproc.call"
+    refute_match(/<script|src=|href="http/, html)
+  end
+
+  def test_markdown_has_summary_tables_and_code
+    markdown = Loom::Bench::MarkdownReport.new(results).render
+
+    assert_match(/\| calls \| conproc.call \| proc.call \(ruby\) \| 1.91 \| wins: 1.91× faster \|/, markdown)
+    assert_match(/\| workers \| loom 4 \| parallel 4 \(parallel\) \| 0.77 \| loses: 1.29× slower \|/, markdown)
+    assert_match(/\| workers \| loom 1 \| parallel 1 \(parallel\) \| .* within noise/, markdown)
+    assert_includes markdown, "```ruby\ncode of proc.call\n```"
+    assert_match(%r{\| broken \| loom \| – \|.*\| 2/2: Boom: failed \|}, markdown)
+  end
+
+  def test_terminal_report_uses_the_seeds_words_and_ratio_to_the_best_peer
+    text = Loom::Bench::TerminalReport.new(results).render
+
+    assert_match(/^conproc.call: +210 executions in 1.0000 seconds .*1.91× faster than proc.call/, text)
+    assert_match(/^proc.call: .*best peer/, text)
+    assert_match(/^loom 1: +1.0500 s median +\[1.0000 s–1.1000 s\]/, text)
+    assert_match(%r{^broken: +FAILED \(2/2\): Boom: failed}, text)
+  end
+
+  def test_compare_flags_only_changes_beyond_the_min_max_ranges
+    old = results
+    new = BenchResultsFactory.build(
+      "calls" => { kind: "rate", rows: {
+        "proc.call" => ["ruby", "call", [105.0, 115.0, 118.0]],
+        "conproc.call" => ["loom", "call", [300.0, 310.0, 320.0]]
+      } }
+    )
+    text = Loom::Bench::Comparison.new(old, new).render
+
+    assert_match(%r{calls/conproc.call/no-yjit: .* \+47.6% speed  FASTER}, text)
+    assert_match(%r{calls/proc.call/no-yjit: .* same \(within noise\)}, text)
+    assert_match(%r{only in old: .*workers/loom 1}, text)
+    assert_match(/1 of 2 rows changed beyond the noise/, text)
+  end
+end

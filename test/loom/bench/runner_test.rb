@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "loom/bench"
+require "stringio"
+require "tmpdir"
+
+class BenchRunnerTest < Minitest::Test
+  FIXTURES = File.expand_path("fixtures", __dir__)
+
+  # One run shared by the tests: it spawns isolated trials, which take a while.
+  def self.results
+    @results ||= new("shared").run_fixtures
+  end
+
+  def run_fixtures(trials: 2)
+    load File.join(FIXTURES, "demo_rate.rb")
+    load File.join(FIXTURES, "demo_duration.rb")
+    suites = %w[demo_rate demo_duration].map { |name| Loom::Bench.registry.fetch(name) }
+    io = StringIO.new
+    variant = Loom::Bench::Environment.yjit? ? "yjit" : "no-yjit"
+    results = Loom::Bench::Runner.new(suites, seed: 5, variants: [variant], trials: trials, seconds: 0.01,
+                                              quick: true, io: io).call
+    [results, io.string]
+  end
+
+  def results = self.class.results
+
+  def records_of(row)
+    results.first.records.select { |r| r["row"] == row }
+  end
+
+  def test_failing_rows_are_recorded_and_the_run_goes_on
+    assert(records_of("raises").all? { |r| r["status"] == "failed" && r["error"].include?("boom from the demo") })
+    assert(records_of("reports failures").all? { |r| r["status"] == "failed" })
+    assert(records_of("loom push 1").all? { |r| r["status"] == "ok" })
+  end
+
+  def test_missing_requires_skip_the_row_with_a_note
+    skipped = results.first.skipped
+
+    assert_equal(["needs a missing gem"], skipped.map { |s| s["row"] })
+    assert_match(/no_such_gem_for_loom_bench/, skipped.first["reason"])
+    assert_empty records_of("needs a missing gem")
+    assert_match(/needs a missing gem: skipped/, results.last)
+  end
+
+  def test_isolated_rows_run_in_another_process_and_count_its_children
+    forked = records_of("forked sum")
+
+    assert_equal 2, forked.size
+    assert(forked.all? { |r| r["isolated"] && r["status"] == "ok" && r["pid"] != Process.pid })
+    assert(forked.all? { |r| r["children_cpu_seconds"].positive? })
+  end
+
+  def test_seed_and_environment_are_recorded_and_printed
+    data = results.first.data
+
+    assert_equal 5, data["seed"]
+    assert_match(/seed 5 \(repeat with --seed 5\)/, results.last)
+    %w[date cpu_model cores load_average_before load_average_after gems ruby gc].each do |key|
+      assert data["environment"].key?(key), "environment lacks #{key}"
+    end
+    assert_equal Loom::VERSION, data.dig("environment", "gems", "loom")
+  end
+
+  def test_every_record_has_its_order_in_the_shuffled_plan
+    orders = results.first.records.map { |r| r["order"] }
+
+    assert_equal (1..orders.size).to_a, orders
+  end
+
+  def test_json_round_trip_keeps_every_record
+    Dir.mktmpdir do |dir|
+      results.first.write(dir)
+      read = Loom::Bench::Results.read(dir)
+
+      assert_equal JSON.parse(JSON.generate(results.first.data)), read.data
+      assert_equal results.first.records.size, read.records.size
+    end
+  end
+
+  def test_reading_something_else_is_a_clear_error
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, "results.json"), "{\"schema\": \"other\"}")
+      error = assert_raises(Loom::Bench::Error) { Loom::Bench::Results.read(dir) }
+
+      assert_match(/not loom bench results/, error.message)
+    end
+  end
+end

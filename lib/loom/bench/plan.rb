@@ -88,7 +88,10 @@ module Loom
       end
 
       def per_run(row, seconds, full_warmup)
-        return row.estimate(quick: @quick) + 0.01 if row.kind == :duration
+        if row.kind == :duration
+          warm = full_warmup && !@quick ? row.estimate(quick: true) : 0
+          return row.estimate(quick: @quick) + warm + 0.01
+        end
 
         (seconds * (full_warmup ? 2 : 1 + REWARM_SHARE)) + 0.01
       end

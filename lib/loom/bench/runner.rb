@@ -31,6 +31,7 @@ module Loom
         announce(plan)
         records = execute(plan)
         environment["load_average_after"] = Environment.load_average
+        @io.puts "interrupted: writing the #{records.size} trials measured so far" if @interrupted
         Results.new(data(plan, environment, skipped, records))
       end
 
@@ -69,26 +70,41 @@ module Loom
                name: suite.name, rows: suite.rows.size, trials: trials, window: window, estimate: estimate)
       end
 
+      # Ctrl-C stops the run but keeps what was measured: the report is
+      # written from the trials done so far and says it was interrupted.
       def execute(plan)
         progress = Progress.new(@io, total: plan.runs.size, estimate: plan.estimate)
         warm = {}
-        plan.runs.each_with_index.map do |run, index|
+        records = []
+        plan.runs.each_with_index do |run, index|
           progress.start(run)
-          record = measure(run, warm).merge("order" => index + 1)
-          progress.finish(run, self.class.describe(record))
-          record
+          records << measure(run, warm).merge("order" => index + 1)
+          progress.finish(run, self.class.describe(records.last))
         end
+        records
+      rescue Interrupt
+        @interrupted = true
+        records
       ensure
         progress&.close
       end
 
       def measure(run, warm)
         key = [run.row, run.variant]
-        warmup = run.isolated || !warm.key?(key) ? run.seconds : run.seconds * Plan::REWARM_SHARE
+        warmup = warmup_for(run, warm.key?(key))
         warm[key] = true
         klass = run.isolated ? IsolatedTrial : Trial
         klass.new(run.row, trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
                            keep_gc: @options[:keep_gc], variant: run.variant).call.merge("isolated" => run.isolated)
+      end
+
+      # A full window (or warm-up pass) the first time a row runs in a
+      # process; later trials of a warm row re-warm briefly (rate) or not at
+      # all (duration, whose jobs are long).
+      def warmup_for(run, warm)
+        return run.seconds if run.isolated || !warm
+
+        run.row.kind == :duration ? 0.0 : run.seconds * Plan::REWARM_SHARE
       end
 
       def data(plan, environment, skipped, records)
@@ -96,7 +112,7 @@ module Loom
           "sizes" => @suites.to_h { |s| [s.name, { "trials" => plan.size_of(s)[0], "seconds" => plan.size_of(s)[1] }] },
           "environment" => environment, "suites" => @suites.to_h { |s| [s.name, s.to_h] },
           "skipped" => skipped.map { |row, note| { "suite" => row.suite.name, "row" => row.name, "reason" => note } },
-          "load_errors" => @load_errors, "records" => records }
+          "load_errors" => @load_errors, "interrupted" => @interrupted || false, "records" => records }
       end
     end
   end

@@ -50,13 +50,13 @@ Loom::Bench.suite(:baseline) do |s|
   s.row "pipe write+read", library: "ruby" do |r|
     r.code <<~RUBY
       reader, writer = IO.pipe
-      batch.each { writer.write("x"); reader.read(1) }
+      batch.each { writer.write("x"); reader.readpartial(1) }
     RUBY
     r.setup { [*IO.pipe, Array.new(100)] }
     r.batch do |(reader, writer, batch), _ctx|
       batch.each do
         writer.write("x")
-        reader.read(1)
+        reader.readpartial(1)
       end
     end
     r.teardown do |(reader, writer, _batch), _ctx|

@@ -2,7 +2,9 @@
 
 module Loom
   module Bench
-    # Shows how far a run is: suite, row, trial i of n and the time left.
+    # Shows how far a run is: suite, row, trial i of n and the time left
+    # (from the plan's estimate, corrected by the time taken so far: trials
+    # differ too much in length for a count-based ETA).
     # On a terminal it draws one updating line (with the ruby-progressbar gem
     # when it can be loaded, else a plain carriage-return line); elsewhere it
     # prints one plain line per trial, which logs and CI read well.
@@ -30,7 +32,7 @@ module Loom
 
         title = "#{run.suite.name}/#{run.row.name} trial #{run.trial}/#{run.trials}"
         if @bar
-          @bar.title = title[0, 50]
+          @bar.title = "#{title[0, 60]} (ETA #{format_seconds(eta)})"
         else
           @io.print("\r\e[K[#{@done + 1}/#{@total}] #{title} ETA #{format_seconds(eta)}")
         end
@@ -81,7 +83,7 @@ module Loom
 
       def progressbar
         require "ruby-progressbar"
-        ProgressBar.create(total: @total, output: @io, format: "%t |%B| %c/%C %e", length: 100)
+        ProgressBar.create(total: @total, output: @io, format: "%t |%B| %c/%C", length: 110)
       rescue LoadError
         nil
       end

@@ -15,8 +15,10 @@ module Loom
         end
       end
 
-      # @return [String] "wins", "loses" or "within noise"
+      # @return [String] "wins", "loses", "within noise", or "unsure" when a
+      #   side has a single trial (no spread to judge the noise by)
       def outcome
+        return "unsure (1 trial)" if [row, peer].any? { |s| s.stats.n < 2 }
         return "within noise" if row.overlaps?(peer)
 
         ratio > 1 ? "wins" : "loses"

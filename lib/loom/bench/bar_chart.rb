@@ -4,31 +4,44 @@ module Loom
   module Bench
     # One horizontal bar per row (its median) with a min–max whisker.
     class BarChart < Chart
-      LABEL = 230 # room for row names left of the bars
-      BAR = 22    # height of one row
+      BAR = 22        # height of one row
+      CHAR = 6.7      # width of a character of the 12px labels, roughly
+      VALUE_ROOM = 90 # right of the longest whisker, for the value
 
       private
 
+      # Room for the longest row name left of the bars, within limits.
+      def label_width
+        @label_width ||= ((@rows.map { |r| @labels.fetch(r).size }.max * CHAR) + 12).clamp(80, 430).round
+      end
+
       def draw
-        scale = (WIDTH - LABEL - 90) / top
-        title = axis_title("longer", "shorter")
+        scale = (WIDTH - label_width - VALUE_ROOM) / top
         bars = @rows.each_with_index.map { |row, i| bar(row, (i * BAR) + 24, scale) }
-        svg((@rows.size * BAR) + 34, text(LABEL, 14, title, size: 11) + bars.join)
+        svg((@rows.size * BAR) + 34, text(label_width, 14, axis_title("longer", "shorter"), size: 11) + bars.join)
       end
 
       def bar(row, top_edge, scale)
+        name = text(label_width - 6, top_edge + 12, @labels.fetch(row), anchor: "end")
+        name + (row.measured? ? measured(row, top_edge, scale) : failed(row, top_edge))
+      end
+
+      def measured(row, top_edge, scale)
         stats = row.stats
-        right = LABEL + (stats.max * scale)
-        baseline = top_edge + 12
-        [text(LABEL - 6, baseline, @labels.fetch(row), anchor: "end"),
-         rect(row, top_edge, [stats.median * scale, 1].max),
-         whisker(LABEL + (stats.min * scale), right, top_edge + ((BAR - 6) / 2.0)),
-         text(right + 6, baseline, value(stats.median))].join
+        right = label_width + (stats.max * scale)
+        rect(row, top_edge, [stats.median * scale, 1].max) +
+          whisker(label_width + (stats.min * scale), right, top_edge + ((BAR - 6) / 2.0)) +
+          text(right + 6, top_edge + 12, value(stats.median))
+      end
+
+      def failed(row, top_edge)
+        %(<text x="#{label_width}" y="#{top_edge + 12}" fill="#b42318">) +
+          "#{esc("failed (#{row.failures.size}/#{row.records.size} trials)")}</text>"
       end
 
       def rect(row, top_edge, width)
-        %(<rect x="#{LABEL}" y="#{top_edge}" width="#{width.round(1)}" height="#{BAR - 6}" fill="#{color(row)}">) +
-          %(<title>#{tooltip(row)}</title></rect>)
+        %(<rect x="#{label_width}" y="#{top_edge}" width="#{width.round(1)}" height="#{BAR - 6}" ) +
+          %(fill="#{color(row)}"><title>#{tooltip(row)}</title></rect>)
       end
 
       def whisker(left, right, middle)

@@ -10,7 +10,7 @@ module Loom
     # as the worker count when the suite says `s.chart x: :param`
     # ({LineChart}). This base class holds the SVG helpers and colours.
     class Chart
-      WIDTH = 760
+      WIDTH = 900
       PALETTE = %w[#e6862e #6a9f3a #9b59b6 #c0392b #16a085 #7f8c8d #d4ac0d #8e6e53].freeze
       LOOM = "#1f6fb2"
       RUBY = "#9aa3ab"
@@ -24,30 +24,31 @@ module Loom
         if x_param && !measured.empty? && measured.all? { |r| r.params.key?(x_param) }
           LineChart.new(measured, labels: labels, x_param: x_param)
         else
-          BarChart.new(measured, labels: labels)
+          BarChart.new(rows, labels: labels)
         end
       end
 
-      # @param rows [Array<RowSummary>] measured rows
+      # @param rows [Array<RowSummary>] the rows to draw (unmeasured ones are shown as failed)
       # @param labels [Hash{RowSummary => String}]
       def initialize(rows, labels:)
         @rows = rows
+        @measured = rows.select(&:measured?)
         @labels = labels
         @colors = {}
       end
 
       # @return [String] an <svg> element
       def render
-        return svg(40, text(10, 25, "no measured rows")) if @rows.empty?
+        return svg(40, text(10, 25, "no measured rows")) if @measured.empty?
 
         draw
       end
 
       private
 
-      def rate? = @rows.first.rate?
+      def rate? = @measured.first.rate?
 
-      def top = @rows.map { |r| r.stats.max }.max.to_f
+      def top = @measured.map { |r| r.stats.max }.max.to_f
 
       def axis_title(better_rate, better_duration)
         unit, better = rate? ? ["executions per second", better_rate] : ["seconds", better_duration]

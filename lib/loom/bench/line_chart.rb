@@ -9,7 +9,7 @@ module Loom
     class LineChart < Chart
       HEIGHT = 300
       LEFT = 70
-      RIGHT = WIDTH - 200
+      RIGHT = WIDTH - 260
       TOP = 24
       BOTTOM = HEIGHT - 40
 

@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+require_relative "support/row_builder"
+
+# "Waiting inside concurrent procs" (concurrently-performance-2017.txt,
+# perf/benchmark_call_methods_waiting.rb): the four call methods on a proc
+# that returns at once and on one that waits 0, each synchronised the way the
+# seed does (call already waits; call_detached and a waiting call_nonblock
+# await every result; call_and_forget waits 0 per batch). loom beside
+# Concurrently 1.2.0.
+Loom::Bench.suite(:call_methods_waiting) do |s|
+  s.title "Waiting inside concurrent procs"
+  s.seed "concurrently-performance-2017.txt"
+  s.description "The seed's 8 rows: each call method with a proc that does nothing and with one that waits 0, " \
+                "results synchronised per batch of 100. Target: loom >= 2x Concurrently on every row."
+  s.kind :rate
+  s.trials 3
+  s.budget 75
+
+  rows = Loom::Bench::Suites::RowBuilder.new(s)
+  batch = "batch = Array.new(100)"
+  # How the seed synchronises each call method's results (perf/stage/benchmark/code_gen/batch.rb).
+  timed = {
+    call: "batch.each{ test_proc.call }\n# Concurrently::Proc#call already synchronizes the results of evaluations",
+    call_nonblock: "batch.each{ test_proc.call_nonblock }",
+    call_detached: "evaluations = batch.map{ test_proc.call_detached }\n" \
+                   "evaluations.each{ |evaluation| evaluation.await_result }",
+    call_and_forget: "batch.each{ test_proc.call_and_forget }\nwait 0"
+  }
+  waiting_nonblock = "evaluations = batch.map{ test_proc.call_nonblock }\n" \
+                     "evaluations.each{ |evaluation| evaluation.await_result }"
+
+  timed.each do |method, code|
+    rows.pair method.to_s, setup: "test_proc = concurrent_proc{}\n#{batch}", timed: code
+  end
+  timed.merge(call_nonblock: waiting_nonblock).each do |method, code|
+    rows.pair "waiting #{method}", setup: "test_proc = concurrent_proc{ wait 0 }\n#{batch}", timed: code
+  end
+end

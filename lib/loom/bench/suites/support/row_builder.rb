@@ -1,0 +1,90 @@
+# frozen_string_literal: true
+
+require_relative "timed_code"
+require_relative "concurrently_peer"
+
+module Loom
+  module Bench
+    module Suites
+      # Adds rows whose code is text ({TimedCode}) to a suite, and pairs of rows
+      # doing the seed's job with loom and with Concurrently 1.2.0.
+      #
+      # Concurrently's rows run each trial in a fresh process (they must, see
+      # {ConcurrentlyPeer}); the others run in the harness's process unless
+      # they ask for isolate: true, which keeps `--quick` of the five
+      # Concurrently suites near 12 s (a fresh process costs ~0.4 s here).
+      # Under a Ruby variant other than the harness's own (`--yjit` from a
+      # plain ruby) the harness isolates every row anyway.
+      #
+      # @example
+      #   Loom::Bench.suite(:demo) do |s|
+      #     rows = Loom::Bench::Suites::RowBuilder.new(s)
+      #     rows.pair "conproc.call", setup: "test_proc = concurrent_proc{}\nbatch = Array.new(100)",
+      #                               timed: "batch.each{ test_proc.call }"
+      #   end
+      class RowBuilder
+        # Row-name prefix per library: the reports print the name only.
+        PREFIX = { "loom" => "loom", "concurrently" => "Concurrently", "async" => "async", "ruby" => "Ruby" }.freeze
+
+        # @param suite [Suite]
+        def initialize(suite)
+          @suite = suite
+        end
+
+        # Adds a loom row and a Concurrently row for one of the seed's rows; both
+        # have compare: name, so the report shows loom's ratio to Concurrently.
+        #
+        # @param name [String] the seed's row name, e.g. "conproc.call"
+        # @param setup [String] the seed's set-up in Concurrently's spelling
+        # @param timed [String] the seed's timed code in Concurrently's spelling
+        # @param teardown [String, nil] untimed clean-up
+        # @return [Array(Row, Row)]
+        def pair(name, setup:, timed:, teardown: nil, **options)
+          loom = TimedCode.new(setup: ConcurrentlyPeer.loom_spelling(setup),
+                               timed: ConcurrentlyPeer.loom_spelling(timed), teardown: teardown)
+          peer = TimedCode.new(setup: setup, timed: timed, teardown: teardown)
+          [row(name, library: "loom", code: loom, compare: name, **options),
+           row(name, library: "concurrently", code: peer, compare: name, **options)]
+        end
+
+        # Adds one row running code.
+        #
+        # @param name [String] the job's name; the row is named "<library> <name>"
+        # @param library [String] "loom", "concurrently", "async" or "ruby"
+        # @param code [TimedCode]
+        # @param options [Hash] other {Row} options (compare:, params:, estimate:, ...)
+        # @return [Row]
+        def row(name, library:, code:, **options)
+          label = "#{PREFIX.fetch(library, library)} #{name}"
+          options = { isolate: library == "concurrently" }.merge(options)
+          @suite.row(label, library: library, **options) do |r|
+            r.code(printed(code, library))
+            r.setup { |ctx| prepare(library, code, "#{@suite.name}/#{label}", ctx) }
+            wire(r)
+          end
+        end
+
+        private
+
+        def printed(code, library)
+          text = code.printed(@suite.kind)
+          library == "concurrently" ? "# Ruby 3 shim:\n#{ConcurrentlyPeer::SHIM}\n#{text}" : text
+        end
+
+        def prepare(library, code, label, ctx)
+          ConcurrentlyPeer.load! if library == "concurrently"
+          code.compile(label).call(ctx)
+        end
+
+        def wire(row)
+          if @suite.kind == :rate
+            row.batch { |(body, _cleanup), _ctx| body.call }
+          else
+            row.run { |(body, _cleanup), _ctx| body.call }
+          end
+          row.teardown { |(_body, cleanup), _ctx| cleanup&.call }
+        end
+      end
+    end
+  end
+end

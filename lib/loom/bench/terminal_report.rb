@@ -27,10 +27,15 @@ module Loom
       def suite_section(name, rows)
         suite = @results.suites.fetch(name)
         size = @results.data.dig("sizes", name) || {}
-        heading = "== #{name}: #{suite['title']} (#{suite['unit']}; #{size['trials']} trials" \
-                  "#{", #{size['seconds']} s windows, GC #{gc_word}" if suite['kind'] == 'rate'}) =="
+        heading = "== #{name}: #{suite['title']} (#{[suite['unit'], *sizes(suite, size)].join('; ')}) =="
         width = rows.map { |r| label(r).size }.max + 1
         [heading, *rows.map { |row| line(row, width) }, ""].join("\n")
+      end
+
+      def sizes(suite, size)
+        trials = size["trials"] && "#{size['trials']} trial#{'s' unless size['trials'] == 1}"
+        window = suite["kind"] == "rate" && size["seconds"] && "#{size['seconds']} s windows, GC #{gc_word}"
+        [trials, window].compact.reject { |part| part == false }
       end
 
       def gc_word = @results.data.dig("options", "keep_gc") ? "on" : "off"

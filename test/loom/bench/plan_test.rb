@@ -78,6 +78,20 @@ class BenchPlanTest < Minitest::Test
     assert_equal [10, 2.0], Plan.new([big], seed: 1, variants: [current], trials: 10, seconds: 2.0).size_of(big)
   end
 
+  def test_suites_shrink_together_when_their_budgets_exceed_the_total
+    many = Array.new(12) do |i|
+      Loom::Bench::Suite.new(:"plan_many_#{i}") do |s|
+        s.budget 100
+        8.times { |j| s.row("r#{j}", library: "ruby") { |r| r.batch { nil } } }
+      end
+    end
+    alone = Plan.new([many.first], seed: 1, variants: [current]).size_of(many.first)
+    together = Plan.new(many, seed: 1, variants: [current])
+
+    assert_operator together.size_of(many.first)[1], :<, alone[1]
+    assert_operator together.estimate, :<=, Plan::TOTAL_BUDGET * 1.05
+  end
+
   def test_quick_uses_short_windows_and_few_trials
     plan = Plan.new(suites, seed: 1, variants: [current], quick: true)
 

@@ -82,7 +82,7 @@ class BenchPlanTest < Minitest::Test
     many = Array.new(12) do |i|
       Loom::Bench::Suite.new(:"plan_many_#{i}") do |s|
         s.budget 100
-        8.times { |j| s.row("r#{j}", library: "ruby") { |r| r.batch { nil } } }
+        10.times { |j| s.row("r#{j}", library: "ruby") { |r| r.batch { nil } } }
       end
     end
     alone = Plan.new([many.first], seed: 1, variants: [current]).size_of(many.first)

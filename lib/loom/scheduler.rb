@@ -1,1 +1,12 @@
 # frozen_string_literal: true
+
+require_relative "procs"
+require_relative "scheduler/error"
+require_relative "scheduler/blocking_fiber"
+require_relative "scheduler/raw_io"
+require_relative "scheduler/idle"
+require_relative "scheduler/deadline"
+require_relative "scheduler/off_thread"
+require_relative "scheduler/scheduler"
+require_relative "scheduler/runner"
+require_relative "scheduler/run"

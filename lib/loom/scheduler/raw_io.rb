@@ -1,0 +1,109 @@
+# frozen_string_literal: true
+
+module Loom
+  class Scheduler
+    # The +io_read+ and +io_write+ hooks, with Ruby 3.1's semantics (they
+    # changed in 3.2, 3.3 and 4.1, so check before porting):
+    #
+    # - +io_read(io, buffer, length)+ / +io_write(io, buffer, length)+, no
+    #   offset; +buffer+ is an IO::Buffer over Ruby's own memory (the IO's
+    #   internal buffer or the caller's string);
+    # - transfer up to +buffer.size+ bytes and at least +length+ of them,
+    #   waiting as needed; +IO#read+, +#write+, +#sysread+, +#syswrite+ and
+    #   even +#read_nonblock+ all pass length 0 ("any progress"), so with
+    #   length 0 an operation that would block returns +-EAGAIN+ at once and
+    #   Ruby decides: a blocking read calls {Scheduler#io_wait} and retries,
+    #   +read_nonblock+ raises IO::EAGAINWaitReadable as it must;
+    # - return the byte count (0 at end of file) or a negative errno, never
+    #   raise for an OS error.
+    #
+    # The system calls go through a twin IO on the same descriptor (no
+    # buffers of its own: the hook may be called while Ruby flushes the
+    # original's write buffer) in a {BlockingFiber}, so they call no hook.
+    module RawIO
+      EAGAIN = -Errno::EAGAIN::Errno
+      EBADF = -Errno::EBADF::Errno
+
+      # @param io [IO]
+      # @param buffer [IO::Buffer] where the bytes go, from offset 0
+      # @param length [Integer] the minimum to read (0: any progress)
+      # @return [Integer] bytes read (0: end of file) or -errno
+      def io_read(io, buffer, length)
+        raw = raw_io(io)
+        size = buffer.size
+        done = 0
+        while done < size
+          result = @blocking.read(raw, size - done)
+          if result.instance_of?(String)
+            buffer.set_string(result, done)
+            done += result.bytesize
+            break if done >= length
+          elsif (final = unfinished(io, result, done, length, IO::READABLE))
+            return final
+          end
+        end
+        done
+      end
+
+      # @param io [IO]
+      # @param buffer [IO::Buffer] the bytes to write, from offset 0
+      # @param length [Integer] the minimum to write (0: any progress)
+      # @return [Integer] bytes written or -errno
+      def io_write(io, buffer, length)
+        raw = raw_io(io)
+        size = buffer.size
+        done = 0
+        while done < size
+          result = @blocking.write(raw, buffer.get_string(done, size - done))
+          if result.instance_of?(Integer)
+            done += result
+            break if done >= length
+          elsif (final = unfinished(io, result, done, length, IO::WRITABLE))
+            return final
+          end
+        end
+        done
+      end
+
+      # @param error [Exception]
+      # @return [Integer] the negative errno Ruby expects for +error+
+      # @raise [Exception] +error+ when it is no OS or stream error
+      def self.errno(error)
+        case error
+        when SystemCallError then -error.errno
+        when IOError then EBADF
+        else raise error
+        end
+      end
+
+      private
+
+      # A system call that moved no bytes: would block (wait, or -EAGAIN when
+      # any progress was enough), end of file, or an error.
+      # @return [Integer, nil] what the hook returns, nil to try again
+      def unfinished(io, result, done, length, event)
+        case result
+        when :wait_readable, :wait_writable
+          return EAGAIN if done.zero? && length.zero?
+
+          io_wait(io, event, nil)
+          nil
+        when nil then done
+        else done.positive? ? done : RawIO.errno(result)
+        end
+      end
+
+      # The buffer-less twin of +io+, made once per IO (and again if its
+      # descriptor changed, e.g. after #reopen).
+      def raw_io(io)
+        fd = io.fileno
+        raw = @raw_ios[io]
+        return raw if raw && raw.fileno == fd
+
+        raw = IO.for_fd(fd, autoclose: false)
+        raw.binmode
+        @raw_ios[io] = raw
+      end
+    end
+  end
+end

@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+module Loom
+  class Scheduler
+    # One {Loom.run}: installs a scheduler if the thread has none, runs the
+    # block as a concurrent proc, waits for the loop to be done, uninstalls.
+    class Runner
+      # The outcome of the block when it raised: re-raised by {Loom.run}
+      # rather than concluded into an evaluation (which would also log it).
+      Failure = Struct.new(:error)
+
+      # @param installed [Scheduler, nil] the scheduler already on the thread
+      # @param block [::Proc] the user's block
+      def initialize(installed, block)
+        @installed = installed
+        @block = block
+      end
+
+      # @return [Object] the block's value
+      # @raise [Exception] the block's error
+      def call
+        scheduler = @installed || install
+        outcome = Fiber.current.blocking? ? run_in_loop(scheduler) : run_in_fiber
+        raise outcome.error if outcome.is_a?(Failure)
+
+        outcome
+      ensure
+        Fiber.set_scheduler(nil) if scheduler && !@installed
+      end
+
+      private
+
+      def install
+        scheduler = Scheduler.new
+        Fiber.set_scheduler(scheduler)
+        scheduler
+      end
+
+      # From a blocking (root) fiber: this fiber runs the loop.
+      def run_in_loop(scheduler)
+        evaluation = scheduler.fiber(&wrapped)
+        begin
+          scheduler.loop.run_until(Idle.new(scheduler.loop, evaluation))
+        rescue Exception # rubocop:disable Lint/RescueException -- cancel the block's fibers (their ensure runs), re-raise
+          evaluation.conclude_to(nil) unless evaluation.concluded?
+          raise
+        end
+        evaluation.await_result
+      end
+
+      # From a non-blocking fiber (a concurrent proc, without the scheduler
+      # until now): someone else runs the loop, so wait for the block and
+      # for what it started.
+      def run_in_fiber
+        evaluation = Loom.concurrent_proc(&wrapped).call_detached
+        outcome = evaluation.await_result
+        await_descendants(evaluation)
+        outcome
+      end
+
+      def await_descendants(evaluation)
+        while (child = evaluation.children.first)
+          child.await_result { nil }
+          await_descendants(child)
+        end
+      end
+
+      def wrapped
+        block = @block
+        lambda do
+          block.call
+        rescue StandardError, ScriptError, SystemStackError => e
+          Failure.new(e)
+        end
+      end
+    end
+  end
+end

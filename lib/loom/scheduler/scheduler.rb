@@ -1,0 +1,201 @@
+# frozen_string_literal: true
+
+require "English"
+
+module Loom
+  # loom's Fiber::Scheduler for Ruby 3.1: inside loom's loop, a non-blocking
+  # fiber's plain Ruby (sleep, IO#read/#write, Queue#pop, Mutex#lock,
+  # ConditionVariable#wait, Thread#join, Process.wait, Timeout.timeout,
+  # Addrinfo.getaddrinfo) suspends only that fiber. Every fiber it runs is a
+  # loom evaluation on the thread's {EventLoop}, so concurrent procs and
+  # scheduled fibers mix freely, and each hook is a thin adapter over the
+  # core's waits ({Loom.await_resume!}, {Loom.await_readable}, timers).
+  #
+  # Use it through {Loom.run}, or install it yourself:
+  #
+  # @example
+  #   Fiber.set_scheduler(Loom::Scheduler.new)
+  #   Fiber.schedule { sleep 0.01; puts "b" }
+  #   Fiber.schedule { puts "a" }
+  #   # at the end of the thread (or Fiber.set_scheduler(nil)) the scheduler
+  #   # runs the loop until both fibers are done: prints "a", then "b"
+  class Scheduler
+    include RawIO
+
+    # @return [Thread] the thread the scheduler (and its loop) belong to
+    attr_reader :thread
+    # @return [EventLoop]
+    attr_reader :loop
+
+    def initialize
+      @thread = Thread.current
+      @loop = EventLoop.current
+      @blocked = {}.compare_by_identity
+      @blocking = BlockingFiber.new
+      @raw_ios = ObjectSpace::WeakMap.new
+      @closed = false
+    end
+
+    # Fiber.schedule: runs the block now in a loom fiber, until it finishes
+    # or waits. Started inside a concurrent proc, it becomes that
+    # evaluation's child (concluding the parent cancels it).
+    # @return [Proc::Evaluation] the fiber's evaluation (loom's fibers are
+    #   pooled, so the Fiber itself outlives the block)
+    # @example
+    #   Loom.run { Fiber.schedule { :done }.await_result } # => :done
+    def fiber(&)
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
+      proc = Loom.concurrent_proc(&)
+      evaluation = proc.evaluation_class.new(@loop, proc, [])
+      context.__adopt__(evaluation)
+      evaluation.__start__
+      evaluation
+    end
+
+    # Parks the current fiber until {#unblock} (Mutex#lock, Queue#pop,
+    # Thread#join, ...) or until +timeout+ seconds passed.
+    # @param _blocker [Object] what blocks (the mutex, queue, thread)
+    # @param timeout [Numeric, nil]
+    # @return [Boolean] true when unblocked, false on timeout
+    def block(_blocker, timeout = nil)
+      fiber = Fiber.current
+      @blocked[fiber] = Evaluation.current
+      Loom.await_resume!(within: timeout, timeout_result: false)
+    ensure
+      @blocked.delete(fiber)
+    end
+
+    # Wakes a fiber parked by {#block} or {#kernel_sleep}. Safe from any
+    # thread: from another one the wake-up is handed to the loop's thread,
+    # where the fiber is surely parked by then.
+    # @param _blocker [Object]
+    # @param fiber [Fiber]
+    # @return [void]
+    def unblock(_blocker, fiber)
+      if Thread.current.equal?(@thread)
+        wake(fiber)
+      else
+        @loop.deliver(self, :wake, fiber)
+      end
+      nil
+    end
+
+    # +sleep+: +sleep 0+ lets everything scheduled run first; +sleep+ with
+    # no (or a nil) duration parks until {#unblock} (ConditionVariable#wait).
+    # @param duration [Numeric, nil]
+    # @return [void]
+    def kernel_sleep(duration = nil)
+      if duration&.zero?
+        Loom.wait(0)
+      else
+        block(nil, duration)
+      end
+    end
+
+    # Waits until +io+ is ready for +events+ (IO::READABLE, IO::PRIORITY,
+    # IO::WRITABLE, or-ed).
+    # @param io [IO]
+    # @param events [Integer]
+    # @param timeout [Numeric, nil]
+    # @return [Integer, false] the ready events, false on timeout
+    def io_wait(io, events, timeout = nil)
+      if events == IO::WRITABLE
+        Loom.await_writable(io, within: timeout, timeout_result: false) && events
+      elsif events.allbits?(IO::WRITABLE)
+        await_any(io, events, timeout)
+      else
+        Loom.await_readable(io, within: timeout, timeout_result: false) && events
+      end
+    end
+
+    # Process.wait / waitpid / Process::Status.wait: waits in a thread of its
+    # own (waitpid can only block) while the fiber is parked.
+    # @param pid [Integer]
+    # @param flags [Integer]
+    # @return [Process::Status, nil]
+    def process_wait(pid, flags)
+      if flags.allbits?(Process::WNOHANG)
+        result = @blocking.call(-> { Process::Status.wait(pid, flags) })
+        raise result if result.is_a?(Exception)
+
+        return result
+      end
+      OffThread.call { Process::Status.wait(pid, flags) }
+    end
+
+    # Name resolution for Addrinfo.getaddrinfo, TCPSocket.new, ...: the
+    # system resolver runs in a thread of its own, so /etc/hosts, nsswitch
+    # and DNS answer exactly as without the scheduler.
+    # @param hostname [String]
+    # @return [Array<String>] the addresses
+    # @raise [SocketError] when the name does not resolve
+    def address_resolve(hostname)
+      host = hostname.split("%", 2).first # a zone suffix ("fe80::1%eth0") is not part of the name
+      OffThread.call { Addrinfo.getaddrinfo(host, nil, nil, :STREAM).map(&:ip_address).uniq }
+    end
+
+    # Timeout.timeout: raises +exception_class+ in this fiber where it waits,
+    # if the block still runs after +duration+ seconds.
+    # @param duration [Numeric]
+    # @param exception_class [Class]
+    # @param message [String]
+    # @yieldparam duration [Numeric]
+    # @return [Object] the block's value
+    def timeout_after(duration, exception_class, message)
+      deadline = Deadline.new(Fiber.current, exception_class, message).arm(@loop, duration)
+      yield duration
+    ensure
+      deadline&.cancel
+    end
+
+    # Called by Fiber.set_scheduler and at the end of the thread: runs the
+    # loop until every fiber is done. Skipped when an exception is on its
+    # way (as async does) or when called from a non-blocking fiber, which
+    # cannot run the loop.
+    # @return [void]
+    def close
+      return if @closed
+
+      @closed = true
+      return if $ERROR_INFO || !Fiber.current.blocking? || !Thread.current.equal?(@thread)
+
+      @loop.run_until(Idle.new(@loop))
+    end
+
+    # @return [Boolean] whether {#close} was called
+    def closed?
+      @closed
+    end
+
+    private
+
+    # Runs on the loop's thread.
+    def wake(fiber)
+      evaluation = @blocked[fiber] or return
+      evaluation.resume!(true) if evaluation.waiting?
+    end
+
+    # Both directions: whichever comes first.
+    def await_any(io, events, timeout)
+      evaluation = Evaluation.current
+      watch = @loop.io
+      watch.add_reader(io, evaluation)
+      watch.add_writer(io, evaluation)
+      begin
+        return false unless Loom.await_resume!(within: timeout, timeout_result: false)
+      ensure
+        watch.remove_reader(io, evaluation)
+        watch.remove_writer(io, evaluation)
+      end
+      ready_events(io, events)
+    end
+
+    def ready_events(io, events)
+      readable, writable, = IO.select([io], [io], nil, 0)
+      ready = 0
+      ready |= events & (IO::READABLE | IO::PRIORITY) unless readable.nil? || readable.empty?
+      ready |= IO::WRITABLE unless writable.nil? || writable.empty?
+      ready.zero? ? events : ready
+    end
+  end
+end

@@ -15,7 +15,7 @@ class PromiseFibersTest < Minitest::Test
       end
       promise.fulfill(:done)
     end
-    assert_equal [:done] * 3, waiters.map { |e| e.await_result(within: 5) }
+    assert_equal([:done] * 3, waiters.map { |e| e.await_result(within: 5) })
     assert_equal 3, ticks # the ticker ran while all three fibers waited
   end
 

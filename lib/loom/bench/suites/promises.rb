@@ -239,11 +239,16 @@ module Loom
         def watch
           stalled = PromisesSuite.stall_detector(@done)
           @waiters.each do |thread|
-            until thread.join(POLL)
-              return @waiters.count { |t| t.alive? && t.kill } if stalled.call
-            end
+            return @waiters.count { |t| t.alive? && t.kill } if stalled_before_end?(thread, stalled)
           end
           0
+        end
+
+        def stalled_before_end?(thread, stalled)
+          loop do
+            return false if thread.join(POLL)
+            return true if stalled.call
+          end
         end
       end
 

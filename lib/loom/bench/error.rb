@@ -7,5 +7,9 @@ module Loom
 
     # Raised for a bad command line; `loom bench` prints it and exits with 2.
     class UsageError < Error; end
+
+    # Raised into a trial that ran past its time limit (a hung row); the
+    # trial is recorded as failed and the run goes on.
+    class TrialTimeout < Error; end
   end
 end

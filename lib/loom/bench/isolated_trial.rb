@@ -15,9 +15,9 @@ module Loom
     class IsolatedTrial
       LIB_DIR = File.expand_path("../..", __dir__)
       EXE = File.expand_path("../../../exe/loom", __dir__)
-      # Extra seconds granted to an isolated trial beyond its expected length
-      # (ruby start-up, loading the peers) before it is killed.
-      GRACE = 60
+      # Seconds the parent waits beyond the child's own time limit (the child
+      # reports its own timeout; this catches a child that cannot) before killing it.
+      KILL_MARGIN = 30
 
       # @param row [Row] its suite must have been loaded from a file
       # @param trial [Integer]
@@ -92,10 +92,7 @@ module Loom
       end
 
       def timeout
-        return @row.timeout if @row.timeout
-
-        expected = @row.kind == :rate ? @spec["seconds"] + @spec["warmup"] : @row.estimate(quick: @spec["quick"])
-        (expected * 10) + GRACE
+        Trial.time_limit(@row, seconds: @spec["seconds"], warmup: @spec["warmup"], quick: @spec["quick"]) + KILL_MARGIN
       end
 
       def read_record(out, err, status)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "timeout"
+
 module Loom
   module Bench
     # Measures one trial of one row in this process and returns its record
@@ -27,17 +29,46 @@ module Loom
         @ctx = Context.new(row: row.name, params: row.params, seconds: seconds, quick: quick, trial: trial)
       end
 
+      # Extra seconds a trial may take beyond ten times its expected length
+      # (ruby start-up, loading peers, a slow machine) before it counts as hung.
+      GRACE = 60
+
+      # The time limit of one trial: the row's `timeout:`, else ten times
+      # its expected length plus {GRACE}.
+      #
+      # @param row [Row]
+      # @param seconds [Float] the rate window
+      # @param warmup [Float]
+      # @param quick [Boolean]
+      # @return [Float]
+      def self.time_limit(row, seconds:, warmup:, quick:)
+        return row.timeout.to_f if row.timeout
+
+        expected = row.kind == :rate ? seconds + warmup : row.estimate(quick: quick) * 2
+        (expected * 10) + GRACE
+      end
+
       # @return [Hash] the trial's record
       def call
         record = base_record
-        warm_pass(record) if @row.kind == :duration && @warmup.positive? && !@quick
-        children_before = children_cpu
-        measure(record) if record["status"] == "ok"
-        record["children_cpu_seconds"] = children_cpu - children_before
+        limit = self.class.time_limit(@row, seconds: @seconds, warmup: @warmup, quick: @quick)
+        Timeout.timeout(limit, TrialTimeout, "trial ran past its limit of #{limit.round}s (set timeout: on the row)") do
+          measure_all(record)
+        end
+        record
+      rescue TrialTimeout => e
+        fail_record(record, e)
         record
       end
 
       private
+
+      def measure_all(record)
+        warm_pass(record) if @row.kind == :duration && @warmup.positive? && !@quick
+        children_before = children_cpu
+        measure(record) if record["status"] == "ok"
+        record["children_cpu_seconds"] = children_cpu - children_before
+      end
 
       def measure(record)
         state = timed_setup(record)

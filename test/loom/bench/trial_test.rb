@@ -80,6 +80,15 @@ class BenchTrialTest < Minitest::Test
     assert_operator record["children_cpu_seconds"], :>, 0
   end
 
+  def test_a_hung_row_fails_at_its_time_limit
+    suite = Loom::Bench::Suite.new(:trial_hang) { |s| s.kind :duration }
+    row = suite.row("hangs", library: "loom", timeout: 0.2) { |r| r.run { sleep 5 } }
+    hung = Loom::Bench::Trial.new(row, trial: 1, seconds: 0.01, warmup: 0).call
+
+    assert_equal "failed", hung["status"]
+    assert_match(/TrialTimeout: trial ran past its limit/, hung["error"])
+  end
+
   def test_missing_requires_give_a_skip_note
     suite = Loom::Bench::Suite.new(:trial_requires)
     row = suite.row("x", library: "peer", requires: ["no_such_file_for_loom_bench_test"])

@@ -25,8 +25,9 @@ module Loom
       # The budget never shrinks a suite below these (fewer says too little).
       MIN_TRIALS = 3
       MIN_SECONDS = 0.5
-      # Seconds a fresh `ruby -Ilib exe/loom` worker takes to start (loads loom and the suite).
-      SPAWN_SECONDS = 0.35
+      # Seconds a fresh `ruby -Ilib exe/loom` worker takes to start (bundler, loom, the suite; YJIT
+      # reserves its code memory): 0.6–2 s here depending on the load.
+      SPAWN_SECONDS = 1.0
       # Later warm-ups of a row already warm in this process are this share of the window.
       REWARM_SHARE = 0.2
 
@@ -117,9 +118,10 @@ module Loom
         [seconds, MIN_SECONDS].max.round(2)
       end
 
+      # Steps of two keep an odd count odd, so the median is one real trial.
       def shrink_trials(suite, trials, seconds)
-        trials -= 1 while trials > MIN_TRIALS && rough(suite, trials, seconds) > budget(suite)
-        trials
+        trials -= trials.even? ? 1 : 2 while trials > MIN_TRIALS && rough(suite, trials, seconds) > budget(suite)
+        [trials, MIN_TRIALS].max
       end
 
       def budget(suite) = suite.budget * @budget_scale

@@ -39,7 +39,7 @@ module Loom
           out = File.join(dir, "record.json")
           err = File.join(dir, "stderr.txt")
           status = spawn_and_wait(@spec.merge("out" => out), err)
-          read_record(out, err, status)
+          read_record(out, err, status).merge("ruby_flags" => flags)
         end
       end
 
@@ -69,9 +69,10 @@ module Loom
 
       private
 
+      def flags = Plan::VARIANT_FLAGS.fetch(@spec["variant"], [])
+
       def command(spec)
-        [RbConfig.ruby, *Plan::VARIANT_FLAGS.fetch(@spec["variant"], []), "-I", LIB_DIR, EXE, "bench", "--worker",
-         JSON.generate(spec)]
+        [RbConfig.ruby, *flags, "-I", LIB_DIR, EXE, "bench", "--worker", JSON.generate(spec)]
       end
 
       def spawn_and_wait(spec, err)

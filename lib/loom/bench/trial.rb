@@ -173,7 +173,7 @@ module Loom
           "params" => Results.plain(@row.params), "kind" => @row.kind.to_s, "variant" => @variant,
           "trial" => @trial, "status" => "ok", "error" => nil, "gc" => gc_label,
           "seconds" => @row.kind == :rate ? @seconds : nil, "warmup_seconds" => @row.kind == :rate ? @warmup : 0.0,
-          "yjit" => Environment.yjit?, "pid" => Process.pid, "quick" => @quick, "metrics" => {} }
+          "yjit" => Environment.yjit?, "ruby_flags" => [], "pid" => Process.pid, "quick" => @quick, "metrics" => {} }
       end
 
       def gc_label = @keep_gc || @row.kind == :duration ? "on" : "off"

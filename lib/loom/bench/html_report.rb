@@ -33,6 +33,7 @@ module Loom
           <body>
           <h1>loom bench report</h1>
           #{environment}
+          #{contents}
           #{summary}
           #{suites}
           #{skipped}
@@ -56,6 +57,13 @@ module Loom
       def machine(env)
         "CPU: #{env['cpu_model']} · #{env['cores']} cores · load average before " \
           "#{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}"
+      end
+
+      def contents
+        links = @results.suites.map do |name, suite|
+          %(<a href="#suite-#{esc(name)}">#{esc(name)}</a> <small>#{esc(suite['title'])}</small>)
+        end
+        "<p>Suites: #{links.join(' · ')}</p>"
       end
 
       def summary

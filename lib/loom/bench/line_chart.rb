@@ -40,10 +40,12 @@ module Loom
       def y_at(value) = (BOTTOM - ((BOTTOM - TOP) * value / top)).round(1)
 
       def series_name(row)
-        return row.series if row.series
-
-        [row.library, *row.params.reject { |k, _| k == @x_param }.map { |k, v| "#{k}=#{v}" }].join(" ")
+        name = row.series || [row.library, *row.params.reject { |k, _| k == @x_param }.map { |k, v| "#{k}=#{v}" }]
+               .join(" ")
+        several_variants? ? "#{name} [#{row.variant}]" : name
       end
+
+      def several_variants? = @rows.map(&:variant).uniq.size > 1
 
       def axes
         x_ticks = @xs.map { |v| text(x_at(v), BOTTOM + 16, v.to_s, anchor: "middle") }

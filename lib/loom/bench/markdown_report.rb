@@ -24,6 +24,9 @@ module Loom
         [header, environment, summary, *suites, skipped].compact.join("\n")
       end
 
+      # @return [String] the summary section alone (empty when no loom row has a peer)
+      def summary_table = summary.to_s
+
       private
 
       def header

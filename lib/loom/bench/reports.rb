@@ -2,8 +2,9 @@
 
 module Loom
   module Bench
-    # Writes everything a results folder holds: results.json, report.md and
-    # report.html.
+    # Writes everything a results folder holds: results.json, report.md,
+    # report.html and summary.md (the loom-vs-best-peer table alone, for the
+    # README).
     module Reports
       module_function
 
@@ -16,7 +17,9 @@ module Loom
         html = File.join(dir, "report.html")
         File.write(markdown, MarkdownReport.new(results).render)
         File.write(html, HtmlReport.new(results).render)
-        [json, markdown, html]
+        summary = File.join(dir, "summary.md")
+        File.write(summary, MarkdownReport.new(results).summary_table)
+        [json, markdown, html, summary]
       end
     end
   end

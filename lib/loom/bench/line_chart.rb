@@ -40,8 +40,8 @@ module Loom
       def y_at(value) = (BOTTOM - ((BOTTOM - TOP) * value / top)).round(1)
 
       def series_name(row)
-        name = row.series || [row.library, *row.params.reject { |k, _| k == @x_param }.map { |k, v| "#{k}=#{v}" }]
-               .join(" ")
+        others = row.params.reject { |k, _| k == @x_param }.map { |k, v| "#{k}=#{v}" }
+        name = row.series || [row.library, *others].join(" ")
         several_variants? ? "#{name} [#{row.variant}]" : name
       end
 

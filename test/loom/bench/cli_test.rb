@@ -66,7 +66,9 @@ class BenchCliTest < Minitest::Test
       assert_equal 0, status, err
       assert_equal 3, JSON.parse(out)["seed"]
       assert_match(/^array push 1: +\d+ executions in \d\.\d{4} seconds/, err)
-      %w[results.json report.md report.html summary.md].each { |f| assert File.size?(File.join(dir, f)), "#{f} missing" }
+      %w[results.json report.md report.html summary.md].each do |f|
+        assert File.size?(File.join(dir, f)), "#{f} missing"
+      end
 
       File.delete(File.join(dir, "report.html"))
 

@@ -47,10 +47,10 @@ module Loom
       end
 
       # @param stats [Stats]
-      # @return [String] "±2.1%"
+      # @return [String] "±2.1%" ("" for a single trial: no spread to show)
       def relative(stats)
         rel = stats.relative_stddev
-        rel ? format("±%.1f%%", rel * 100) : ""
+        rel && stats.n > 1 ? format("±%.1f%%", rel * 100) : ""
       end
 
       # @param ratio [Float, nil] speed over the best peer's

@@ -70,16 +70,20 @@ module Loom
         verdicts = Verdict.all(@summaries)
         return "" if verdicts.empty?
 
-        rows = verdicts.map do |v|
-          css = { "wins" => "wins", "loses" => "loses" }.fetch(v.outcome, "noise")
-          "<tr><td>#{esc(v.row.suite_name)}</td><td>#{esc(label(v.row))}</td><td>#{esc(v.peer.name)} " \
-            "(#{esc(v.peer.library)})</td><td class=\"num\">#{format('%.2f', v.ratio)}</td>" \
-            "<td class=\"#{css}\">#{esc(v)}</td></tr>"
-        end
-        "<h2>Summary: loom vs the best peer</h2><p>Ratio = loom's speed over the best peer's in the same compare " \
-          "group (&gt; 1: loom is faster); \"within noise\" when the min–max ranges overlap.</p>" \
-          "<table><tr><th>suite</th><th>loom row</th><th>best peer</th><th>ratio</th><th>verdict</th></tr>" \
+        rows = verdicts.map { |v| verdict_row(v) }
+        "<h2>Summary: loom vs the best peer</h2><p>#{esc(MarkdownReport::SUMMARY_NOTE)}</p>" \
+          "<table><tr><th>suite</th><th>loom row</th><th>best peer</th><th>ratio</th><th>CPU ratio</th>" \
+          "<th>verdict</th></tr>" \
           "#{rows.join}</table>"
+      end
+
+      def verdict_row(verdict)
+        css = { "wins" => "wins", "loses" => "loses" }.fetch(verdict.outcome, "noise")
+        cpu = verdict.cpu_ratio ? format("%.2f", verdict.cpu_ratio) : "–"
+        "<tr><td>#{esc(verdict.row.suite_name)}</td><td>#{esc(label(verdict.row))}</td>" \
+          "<td>#{esc(verdict.peer.name)} (#{esc(verdict.peer.library)})</td>" \
+          "<td class=\"num\">#{format('%.2f', verdict.ratio)}</td><td class=\"num\">#{cpu}</td>" \
+          "<td class=\"#{css}\">#{esc(verdict)}</td></tr>"
       end
 
       def suites

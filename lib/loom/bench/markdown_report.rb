@@ -13,6 +13,11 @@ module Loom
         @variants = results.variants.size > 1
       end
 
+      SUMMARY_NOTE = "Ratio = loom's speed over the best peer's in the same suite and compare group " \
+                     "(> 1: loom is faster), from medians of wall-clock time; CPU ratio = the same from " \
+                     "executions per CPU-second of the process (rate suites). \"within noise\": the min–max " \
+                     "ranges overlap."
+
       # @param env [Hash] a run's environment
       # @return [String] "async 2.23.1, ..." with missing peers marked
       def self.gems(env)
@@ -55,12 +60,11 @@ module Loom
 
         rows = verdicts.map do |v|
           "| #{v.row.suite_name} | #{cell(label(v.row))} | #{cell(v.peer.name)} (#{v.peer.library}) | " \
-            "#{format('%.2f', v.ratio)} | #{v} |"
+            "#{format('%.2f', v.ratio)} | #{v.cpu_ratio ? format('%.2f', v.cpu_ratio) : '–'} | #{v} |"
         end
-        ["## Summary: loom vs the best peer", "",
-         "Ratio = loom's speed over the best peer's in the same suite and compare group (> 1: loom is faster). " \
-         "\"within noise\": the min–max ranges overlap.", "",
-         "| suite | loom row | best peer | ratio | verdict |", "|---|---|---|---:|---|", *rows, ""].join("\n")
+        ["## Summary: loom vs the best peer", "", SUMMARY_NOTE, "",
+         "| suite | loom row | best peer | ratio | CPU ratio | verdict |", "|---|---|---|---:|---:|---|", *rows, ""]
+          .join("\n")
       end
 
       def suites

@@ -15,6 +15,19 @@ module Loom
         end
       end
 
+      # The same ratio in executions per CPU-second of the process (rate rows
+      # only: a duration's CPU hides the work of other processes and threads
+      # waiting). On a shared machine it moves less than the wall-clock ratio.
+      #
+      # @return [Float, nil]
+      def cpu_ratio
+        return nil unless row.rate?
+
+        mine = row.cpu_stats.median
+        theirs = peer.cpu_stats.median
+        mine && theirs&.positive? ? mine / theirs : nil
+      end
+
       # @return [String] "wins", "loses", "within noise", or "unsure" when a
       #   side has a single trial (no spread to judge the noise by)
       def outcome

@@ -33,8 +33,8 @@ class BenchReportTest < Minitest::Test
   def test_markdown_has_summary_tables_and_code
     markdown = Loom::Bench::MarkdownReport.new(results).render
 
-    assert_match(/\| calls \| conproc.call \| proc.call \(ruby\) \| 1.91 \| wins: 1.91× faster \|/, markdown)
-    assert_match(/\| workers \| loom 4 \| parallel 4 \(parallel\) \| 0.77 \| loses: 1.29× slower \|/, markdown)
+    assert_match(/\| calls \| conproc.call \| proc.call \(ruby\) \| 1.91 \| 1.91 \| wins: 1.91× faster \|/, markdown)
+    assert_match(/\| workers \| loom 4 \| parallel 4 \(parallel\) \| 0.77 \| – \| loses: 1.29× slower \|/, markdown)
     assert_match(/\| workers \| loom 1 \| parallel 1 \(parallel\) \| .* within noise/, markdown)
     assert_includes markdown, "```ruby\ncode of proc.call\n```"
     assert_match(%r{\| broken \| loom \| – \|.*\| 2/2: Boom: failed \|}, markdown)

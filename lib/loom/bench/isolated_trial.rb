@@ -35,6 +35,9 @@ module Loom
 
       # @return [Hash] the child's record, or a failed record saying why the child gave none
       def call
+        return failed("isolated rows need their suite defined in a file (Loom::Bench.suite in a .rb file)") unless
+          @row.suite.file
+
         Dir.mktmpdir("loom-bench") do |dir|
           out = File.join(dir, "record.json")
           err = File.join(dir, "stderr.txt")

@@ -96,7 +96,8 @@ module Loom
         return nil if verdicts.empty?
 
         lines = verdicts.map do |v|
-          "#{v.row.suite_name}/#{label(v.row)} vs #{v.peer.name} (#{v.peer.library}): #{v}"
+          cpu = v.cpu_ratio ? format(" (per CPU-second: %.2f×)", v.cpu_ratio) : ""
+          "#{v.row.suite_name}/#{label(v.row)} vs #{v.peer.name} (#{v.peer.library}): #{v}#{cpu}"
         end
         ["== loom vs best peer ==", *lines, ""].join("\n")
       end

@@ -1,1 +1,8 @@
 # frozen_string_literal: true
+
+require_relative "error"
+require_relative "loop/timer"
+require_relative "loop/timer_heap"
+require_relative "loop/io_watch"
+require_relative "loop/event_loop"
+require_relative "loop/fork_hook"

@@ -1,1 +1,13 @@
 # frozen_string_literal: true
+
+require_relative "loop"
+require_relative "procs/evaluation"
+require_relative "procs/proc"
+require_relative "procs/proc/worker"
+require_relative "procs/proc/job"
+require_relative "procs/proc/evaluation"
+require_relative "procs/proc/callback"
+require_relative "procs/proc/error_log"
+require_relative "procs/api"
+
+Loom::Proc.error_log_output = Loom::STDERR_LOG

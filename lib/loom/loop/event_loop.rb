@@ -1,0 +1,272 @@
+# frozen_string_literal: true
+
+module Loom
+  # The event loop of one thread: a run queue, timers, IO readiness and an
+  # inbox for wake-ups from other threads. It knows nothing of evaluations
+  # beyond a small duck-typed protocol:
+  #
+  # - run-queue entries respond to +__run__+,
+  # - timer targets to +__timeout__(timer)+,
+  # - IO waiters to +__io_ready__+,
+  # - {#run_until} stops when its +until_done+ object's +__resumed__+ is true.
+  #
+  # The loop does not run in a fiber of its own: a fiber that waits outside a
+  # concurrent proc (e.g. the thread's root fiber) runs the loop itself until
+  # it is resumed. Concurrent procs yield back to whoever resumed them.
+  class EventLoop
+    # Raised when a fiber waits, nothing is scheduled, no IO or timer is
+    # pending and no other thread exists that could wake it.
+    class DeadlockError < Error; end
+
+    # Live (started, unfinished) concurrent-proc fibers a loop allows before it
+    # holds further starts back: beyond ~30k the kernel refuses fiber stacks on
+    # this machine (vm.max_map_count = 65530, two mappings per fiber).
+    MAX_LIVE_FIBERS = 20_000
+
+    # Idle fibers kept for reuse; more are let finish so memory stays bounded.
+    POOL_SIZE = 1_000
+
+    # Seconds between deadlock checks while a loop waits only for other threads.
+    DEADLOCK_CHECK_INTERVAL = 1.0
+
+    THREAD_KEY = :__loom_event_loop__
+    private_constant :THREAD_KEY
+
+    class << self
+      # @return [EventLoop] this thread's loop, created on first use
+      # @example
+      #   Loom::EventLoop.current.lifetime # => 0.0012
+      def current
+        Thread.current.thread_variable_get(THREAD_KEY) ||
+          Thread.current.thread_variable_set(THREAD_KEY, new)
+      end
+
+      # Gives this thread a clean loop after a fork (the child must never run
+      # the parent's pending work). Called by the Process._fork hook.
+      # @return [void]
+      def after_fork
+        loop = Thread.current.thread_variable_get(THREAD_KEY)
+        loop&.reinitialize!
+      end
+    end
+
+    # @return [Thread] the thread the loop belongs to
+    attr_reader :thread
+    # @return [Array] idle worker fibers (see Loom::Proc::Worker)
+    attr_reader :pool
+    # @return [Integer] started, unfinished concurrent-proc fibers
+    attr_accessor :live
+    # @return [Integer] the maximum of live fibers before starts are held back
+    attr_accessor :max_live_fibers
+
+    def initialize
+      @thread = Thread.current
+      @max_live_fibers = MAX_LIVE_FIBERS
+      @queue = []
+      @timers = TimerHeap.new
+      @io = IOWatch.new
+      @pool = []
+      @held = []
+      reinitialize!
+    end
+
+    # Empties the loop: drops pending work, timers, IO waiters, idle fibers
+    # and wake-ups, and restarts {#lifetime}. Done automatically in a forked
+    # child.
+    # @return [EventLoop] self
+    def reinitialize!
+      @start = now
+      @queue.clear
+      @timers.clear
+      @io.clear
+      @pool.clear
+      @held.clear
+      @live = 0
+      @seq = 0
+      @fast_io = 0
+      reset_wakeup
+      self
+    end
+
+    # @return [Float] seconds since the loop was created or reinitialized
+    def lifetime
+      now - @start
+    end
+
+    # @return [Float] the monotonic clock, in seconds
+    def now
+      Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    end
+
+    # Appends +entry+ to the run queue (O(1)).
+    # @param entry [#__run__]
+    # @return [void]
+    def push(entry)
+      @queue << entry
+    end
+
+    # @return [Boolean] true when nothing is queued to run right now
+    def idle?
+      @queue.empty?
+    end
+
+    # Sets a timer that calls +target.__timeout__(timer)+ after +seconds+.
+    # @param seconds [Numeric]
+    # @param target [#__timeout__]
+    # @param value [Object] carried by the timer
+    # @return [Timer]
+    def add_timer(seconds, target, value)
+      @timers.push(Timer.new(now + seconds, @seq += 1, target, value))
+    end
+
+    # Removes +timer+ for real (no dead entry is left behind).
+    # @param timer [Timer]
+    # @return [void]
+    def cancel_timer(timer)
+      @timers.delete(timer)
+    end
+
+    # @return [Integer] pending timers
+    def timer_count
+      @timers.size
+    end
+
+    # @return [IOWatch] the IO readiness registry
+    attr_reader :io
+
+    # Whether an IO wait may skip the loop and poll its IO directly: true when
+    # nothing else is queued, at most a few times in a row (the loop resets
+    # the count whenever it polls), so other IOs and timers are never starved.
+    # Measured by the wait_methods await_readable/await_writable rows.
+    # @return [Boolean]
+    def fast_io?
+      @queue.empty? && (@fast_io += 1) < 64
+    end
+
+    # Holds back the start of +entry+ until a live fiber finishes.
+    # @param entry [#__run__]
+    # @return [void]
+    def hold(entry)
+      @held << entry
+    end
+
+    # Called when a started fiber finishes: releases one held-back start.
+    # @return [void]
+    def fiber_finished
+      @live -= 1
+      @queue << @held.shift unless @held.empty?
+    end
+
+    # Releases one held-back start if a fiber is free for it (called when a
+    # held-back evaluation turned out to be concluded before it started).
+    # @return [void]
+    def release_held
+      @queue << @held.shift if !@held.empty? && @live < @max_live_fibers
+    end
+
+    # Delivers +receiver.__send__(message, argument)+ to this loop's thread.
+    # Safe from any thread; wakes the loop if it is sleeping.
+    # @param receiver [Object]
+    # @param message [Symbol]
+    # @param argument [Object]
+    # @return [void]
+    def deliver(receiver, message, argument)
+      @inbox << [receiver, message, argument]
+      wake_up if @sleeping
+    end
+
+    # Runs the loop until +until_done.__resumed__+ is true.
+    # @param until_done [#__resumed__]
+    # @return [void]
+    # @raise [DeadlockError] when nothing could ever resume +until_done+
+    def run_until(until_done)
+      queue = @queue
+      until until_done.__resumed__
+        # Run what is queued now; what it schedules waits for the next round,
+        # after timers and IO had their turn.
+        count = queue.size
+        while count.positive?
+          queue.shift.__run__
+          return if until_done.__resumed__
+
+          count -= 1
+        end
+        poll
+      end
+    end
+
+    private
+
+    # One round of everything that is not the run queue: the inbox, due
+    # timers, IO readiness. Sleeps when nothing is runnable.
+    def poll
+      @fast_io = 0
+      drain_inbox unless @inbox.empty?
+      fire_timers unless @timers.empty?
+      if @queue.empty?
+        sleep_until_work
+      elsif !@io.empty?
+        @io.select(0, nil)
+      end
+    end
+
+    def fire_timers
+      time = now
+      while (timer = @timers.first) && timer.time <= time
+        @timers.shift
+        timer.target.__timeout__(timer)
+      end
+    end
+
+    def sleep_until_work
+      timeout = (timer = @timers.first) ? [timer.time - now, 0].max : nil
+      if timeout.nil? && @io.empty?
+        raise_deadlock if deadlocked?
+        # Another thread may still wake us; look again now and then, in case
+        # they all end.
+        timeout = DEADLOCK_CHECK_INTERVAL
+      end
+
+      @sleeping = true
+      timeout = 0 unless @inbox.empty?
+      drain_wakeup if @io.select(timeout, @wake_r)
+    ensure
+      @sleeping = false
+    end
+
+    # Nothing is pending here and no other thread exists that could wake us.
+    def deadlocked?
+      @inbox.empty? && Thread.list.size == 1
+    end
+
+    def raise_deadlock
+      raise DeadlockError, "Infinitely running event loop detected: There are no evaluations scheduled " \
+                           "and no IOs to await. Nothing can resume the waiting evaluation; schedule work " \
+                           "or resume it before waiting."
+    end
+
+    def drain_inbox
+      until @inbox.empty?
+        receiver, message, argument = @inbox.pop
+        receiver.__send__(message, argument)
+      end
+    end
+
+    def wake_up
+      @wake_w.write_nonblock(".", exception: false)
+    rescue IOError
+      nil # the loop's thread is gone or the loop was reinitialized
+    end
+
+    def drain_wakeup
+      @wake_r.read_nonblock(4096, exception: false)
+    end
+
+    def reset_wakeup
+      [@wake_r, @wake_w].each { |io| io&.close unless io&.closed? }
+      @wake_r, @wake_w = IO.pipe
+      @inbox = Thread::Queue.new
+      @sleeping = false
+    end
+  end
+end

@@ -1,0 +1,131 @@
+# frozen_string_literal: true
+
+# The core's module functions: waiting and starting concurrent procs. They
+# work in any fiber of any thread; outside a concurrent proc, a wait runs the
+# thread's event loop until the wait is over.
+module Loom
+  # Writes to whatever $stderr is at the time (so tests can capture it).
+  STDERR_LOG = Object.new
+  def STDERR_LOG.puts(*lines)
+    $stderr.puts(*lines) # rubocop:disable Style/StderrPuts -- warn would drop the lines under -W0
+  end
+
+  class << self
+    # Suspends the current evaluation until someone calls its
+    # {Evaluation#resume!}.
+    # @param within [Numeric, nil] give up after this many seconds
+    # @param timeout_result [Object] returned on timeout (default: raise)
+    # @return [Object] the value passed to resume!
+    # @raise [Evaluation::TimeoutError] on timeout without +timeout_result+
+    # @example
+    #   evaluation = Loom.concurrently { Loom.await_resume! }
+    #   Loom.wait 0
+    #   evaluation.resume! :value
+    #   evaluation.await_result # => :value
+    def await_resume!(within: nil, timeout_result: Evaluation::TIMEOUT)
+      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__.__await__(within, timeout_result)
+    end
+
+    # Suspends the current evaluation for +seconds+; 0 lets everything
+    # already scheduled run first.
+    # @param seconds [Numeric]
+    # @return [true]
+    # @example
+    #   Loom.wait 0.01 # => true
+    def wait(seconds)
+      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__.__wait__(seconds)
+    end
+
+    # Suspends the current evaluation until +io+ is readable.
+    # @param io [IO]
+    # @param within [Numeric, nil]
+    # @param timeout_result [Object] returned on timeout
+    # @return [true, Object] true, or +timeout_result+
+    # @example
+    #   r, w = IO.pipe
+    #   w.write "x"
+    #   Loom.await_readable(r) # => true
+    def await_readable(io, within: nil, timeout_result: false)
+      evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
+      loop = evaluation.__loop__
+      # Hot path (bench wait_methods "await_readable"): poll first when idle.
+      # IO.select, not io.wait_readable: it must not call a Fiber::Scheduler hook.
+      return true if loop.fast_io? && IO.select([io], nil, nil, 0) # rubocop:disable Lint/IncompatibleIoSelectWithFiberScheduler
+
+      watch = loop.io
+      watch.add_reader(io, evaluation)
+      begin
+        evaluation.__await__(within, timeout_result)
+      ensure
+        watch.remove_reader(io, evaluation)
+      end
+    end
+
+    # Suspends the current evaluation until +io+ is writable.
+    # @param io [IO]
+    # @param within [Numeric, nil]
+    # @param timeout_result [Object] returned on timeout
+    # @return [true, Object] true, or +timeout_result+
+    # @example
+    #   _r, w = IO.pipe
+    #   Loom.await_writable(w) # => true
+    def await_writable(io, within: nil, timeout_result: false)
+      evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
+      loop = evaluation.__loop__
+      # Hot path (bench wait_methods "await_writable"): poll first when idle.
+      # IO.select, not io.wait_writable: it must not call a Fiber::Scheduler hook.
+      return true if loop.fast_io? && IO.select(nil, [io], nil, 0) # rubocop:disable Lint/IncompatibleIoSelectWithFiberScheduler
+
+      watch = loop.io
+      watch.add_writer(io, evaluation)
+      begin
+        evaluation.__await__(within, timeout_result)
+      ensure
+        watch.remove_writer(io, evaluation)
+      end
+    end
+
+    # @param evaluation_class [Class] a subclass of {Proc::Evaluation}
+    # @return [Loom::Proc] a concurrent proc of the block
+    # @example
+    #   Loom.concurrent_proc { |x| x + 1 }.call(1) # => 2
+    def concurrent_proc(evaluation_class = Proc::Evaluation, &block)
+      raise ArgumentError, "concurrent_proc needs a block" unless block
+
+      Proc.new(evaluation_class, &block)
+    end
+
+    # Runs the block concurrently (Proc#call_detached).
+    # @param args [Array] passed to the block
+    # @return [Proc::Evaluation]
+    # @example
+    #   Loom.concurrently(2) { |x| x * 3 }.await_result # => 6
+    def concurrently(*args, &block)
+      raise ArgumentError, "concurrently needs a block" unless block
+
+      Proc.new(&block).call_detached(*args)
+    end
+
+    # Waits until the first of the evaluations concludes.
+    # @param evaluations [Array<Proc::Evaluation>] at least two
+    # @param within [Numeric, nil]
+    # @param timeout_result [Object] returned on timeout (default: raise)
+    # @return [Proc::Evaluation] the first to conclude
+    # @example
+    #   slow = Loom.concurrently { Loom.wait 1 }
+    #   fast = Loom.concurrently { :fast }
+    #   Loom.await_fastest(slow, fast) # => fast
+    def await_fastest(*evaluations, within: nil, timeout_result: Evaluation::TIMEOUT)
+      concluded = evaluations.find(&:concluded?)
+      return concluded if concluded
+
+      waiter = Evaluation.current
+      evaluations.each { |evaluation| evaluation.__add_awaiter__(waiter, evaluation) }
+      begin
+        waiter.__await__(within, timeout_result)
+      ensure
+        evaluations.each { |evaluation| evaluation.__remove_awaiter__(waiter) }
+      end
+    end
+  end
+end

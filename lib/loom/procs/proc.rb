@@ -1,0 +1,110 @@
+# frozen_string_literal: true
+
+module Loom
+  # A concurrent proc: a Proc whose calls run in a fiber of their own, so
+  # they can wait (for time, IO, a resume, another evaluation's result)
+  # without blocking the thread. Its four call methods differ in when the
+  # proc starts and what the caller gets back:
+  #
+  # - {#call} runs it now and returns its result, waiting if it waits;
+  # - {#call_nonblock} runs it now; returns its result if it never waits,
+  #   else its {Proc::Evaluation};
+  # - {#call_detached} schedules it for the next loop iteration and returns
+  #   its evaluation at once;
+  # - {#call_and_forget} schedules it and returns nil (no evaluation object:
+  #   the cheapest way to run something in the background).
+  #
+  # @example
+  #   doubler = Loom.concurrent_proc { |x| Loom.wait(0.01); x * 2 }
+  #   doubler.call(21)                     # => 42
+  #   doubler.call_detached(1).await_result # => 2
+  class Proc < ::Proc
+    # The proc's own Proc#call, used by the fiber that runs it.
+    alias __invoke__ call
+
+    # @return [Class] the class of the evaluations the proc creates
+    attr_reader :evaluation_class
+
+    # @param evaluation_class [Class] a subclass of {Proc::Evaluation}
+    def initialize(evaluation_class = Proc::Evaluation)
+      super()
+      @evaluation_class = evaluation_class
+    end
+
+    # Runs the proc now in a fiber and returns its result, waiting for it if
+    # the proc waits.
+    # @param args [Array] passed to the proc
+    # @return [Object] the proc's result
+    # @raise [Exception] what the proc raised
+    # @example
+    #   Loom.concurrent_proc { |a, b| a + b }.call(1, 2) # => 3
+    def call(*args)
+      # Hot path (bench call_methods "conproc.call"): inlined call_nonblock.
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
+      loop = context.__loop__
+      worker = loop.pool.pop || Worker.create(loop)
+      result = worker.__start__(self, args, nil, context)
+      if Worker::SUSPENDED.equal?(result)
+        worker.__evaluation__.await_result
+      elsif result.instance_of?(Worker::Failure)
+        raise result.error
+      else
+        result
+      end
+    end
+
+    alias [] call
+
+    # Runs the proc now in a fiber. If it finishes without waiting, returns
+    # its result (or raises its error); if it waits, returns its evaluation,
+    # which the loop resumes later.
+    # @param args [Array] passed to the proc
+    # @return [Object, Proc::Evaluation]
+    # @raise [Exception] what the proc raised before waiting
+    # @example
+    #   Loom.concurrent_proc { :now }.call_nonblock              # => :now
+    #   Loom.concurrent_proc { Loom.wait(0) }.call_nonblock      # => #<Loom::Proc::Evaluation>
+    def call_nonblock(*args)
+      # Hot path (bench call_methods "conproc.call_nonblock").
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
+      loop = context.__loop__
+      worker = loop.pool.pop || Worker.create(loop)
+      result = worker.__start__(self, args, nil, context)
+      if Worker::SUSPENDED.equal?(result)
+        worker.__evaluation__
+      elsif result.instance_of?(Worker::Failure)
+        raise result.error
+      else
+        result
+      end
+    end
+
+    # Schedules the proc to start in the next loop iteration; it takes a fiber
+    # only when it starts. Inside an evaluation the new one is its child.
+    # @param args [Array] passed to the proc
+    # @return [Proc::Evaluation]
+    # @example
+    #   evaluation = Loom.concurrent_proc { :later }.call_detached
+    #   evaluation.await_result # => :later
+    def call_detached(*args)
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
+      evaluation = @evaluation_class.new(context.__loop__, self, args)
+      context.__adopt__(evaluation)
+      evaluation.__enqueue__(nil)
+      evaluation
+    end
+
+    # Schedules the proc like {#call_detached} but creates no evaluation.
+    # @param args [Array] passed to the proc
+    # @return [nil]
+    # @example
+    #   Loom.concurrent_proc { puts "hi" }.call_and_forget
+    #   Loom.wait 0 # prints "hi"
+    def call_and_forget(*args)
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
+      loop = context.__loop__
+      loop.push(Job.new(loop, self, args))
+      nil
+    end
+  end
+end

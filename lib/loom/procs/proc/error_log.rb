@@ -1,0 +1,120 @@
+# frozen_string_literal: true
+
+module Loom
+  # :nodoc: see proc.rb
+  class Proc
+    # Error reporting for concurrent procs: +on(:error)+ hooks on the class
+    # (for every proc, run with the proc as self) and on single procs, and
+    # a default hook that logs to $stderr, redirected with
+    # {.error_log_output=}.
+    module ErrorLog
+      EVENTS = [:error].freeze
+
+      # Class-level API, extended into Loom::Proc.
+      module ClassMethods
+        # Registers a hook for errors raised by any concurrent proc of this
+        # class; the block runs with the proc as self.
+        # @param event [Symbol] :error
+        # @yieldparam error [Exception]
+        # @return [Callback]
+        # @example
+        #   Loom::Proc.on(:error) { |error| warn "#{source_location.join(':')}: #{error}" }
+        def on(event, &block)
+          ErrorLog.check(event, block)
+          callbacks = __error_callbacks__
+          callbacks << Callback.new(callbacks, block, true)
+          callbacks.last
+        end
+
+        # @return [Array<Callback>]
+        def __error_callbacks__
+          @__error_callbacks__ ||= []
+        end
+
+        # Where errors of concurrent procs are logged: an IO-like object
+        # (anything with #puts), a Logger (anything with #error), or
+        # nil/false to stop logging.
+        # @param output [#puts, #error, nil, false]
+        # @return [void]
+        # @raise [Loom::Error] when +output+ can neither puts nor error
+        # @example
+        #   Loom::Proc.error_log_output = false
+        def error_log_output=(output)
+          @__error_log__&.cancel
+          @__error_log__ = nil
+          return unless output
+
+          @__error_log__ = ErrorLog.log_hook(self, output)
+        end
+
+        # @param proc [Loom::Proc]
+        # @param error [Exception]
+        # @return [String] the message logged for +error+
+        def default_error_log_message(proc, error)
+          <<~MSG
+            Concurrent proc exited with error!
+            Source location: #{proc.source_location&.join(':')}
+            Error: (#{error.class}) #{error}
+            Backtrace: #{error.backtrace&.join("\n")}
+          MSG
+        end
+      end
+
+      class << self
+        # @return [void]
+        def check(event, block)
+          raise ArgumentError, "unknown event #{event.inspect}: concurrent procs only report :error" unless
+            EVENTS.include?(event)
+          raise ArgumentError, "on(:error) needs a block" unless block
+        end
+
+        # @return [Callback]
+        def log_hook(klass, output)
+          if output.respond_to?(:error) && !output.respond_to?(:puts)
+            klass.on(:error) { |error| output.error(klass.default_error_log_message(self, error)) }
+          elsif output.respond_to?(:puts)
+            klass.on(:error) { |error| output.puts(klass.default_error_log_message(self, error)) }
+          else
+            raise Loom::Error, "error log output #{output.inspect} is neither IO-like (#puts) nor a Logger " \
+                               "(#error); pass $stderr, a Logger, or false"
+          end
+        end
+      end
+
+      # Registers a hook for this proc's errors only.
+      # @param event [Symbol] :error
+      # @yieldparam error [Exception]
+      # @return [Callback]
+      def on(event, &block)
+        ErrorLog.check(event, block)
+        callbacks = (@__error_callbacks__ ||= [])
+        callbacks << Callback.new(callbacks, block, false)
+        callbacks.last
+      end
+
+      # Runs the hooks for +error+: the classes' (from Loom::Proc down), then
+      # this proc's. A failing hook is reported with warn, not raised.
+      # @param error [Exception]
+      # @return [void]
+      def __report_error__(error)
+        self.class.ancestors.reverse_each do |klass|
+          next unless klass.respond_to?(:__error_callbacks__)
+
+          klass.__error_callbacks__.dup.each { |callback| run_hook(callback, error) }
+        end
+        @__error_callbacks__&.dup&.each { |callback| run_hook(callback, error) }
+      end
+
+      private
+
+      def run_hook(callback, error)
+        callback.call(self, error)
+      rescue StandardError => e
+        warn "loom: an on(:error) hook raised #{e.class}: #{e.message}"
+      end
+    end
+
+    include ErrorLog
+    extend ErrorLog::ClassMethods
+  end
+end

@@ -1,0 +1,30 @@
+# frozen_string_literal: true
+
+module Loom
+  class Proc
+    # A run-queue entry for {Proc#call_and_forget}: a proc and its arguments,
+    # started in a pooled fiber when the loop reaches it.
+    class Job
+      # @param loop [EventLoop]
+      # @param proc [Loom::Proc]
+      # @param args [Array]
+      def initialize(loop, proc, args)
+        @loop = loop
+        @proc = proc
+        @args = args
+      end
+
+      # Starts the proc (or holds it back while too many fibers are live).
+      # @return [void]
+      def __run__
+        loop = @loop
+        return loop.hold(self) if loop.live >= loop.max_live_fibers
+
+        worker = loop.pool.pop || Worker.create(loop)
+        worker.__start__(@proc, @args, nil, nil)
+      rescue FiberRefusedError => e
+        @proc.__report_error__(e)
+      end
+    end
+  end
+end

@@ -1,0 +1,117 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+class EventLoopTest < Minitest::Test
+  def setup
+    Loom::Proc.error_log_output = false
+  end
+
+  def teardown
+    Loom::Proc.error_log_output = Loom::STDERR_LOG
+  end
+
+  def test_one_loop_per_thread
+    here = Loom::EventLoop.current
+    assert_same here, Loom::EventLoop.current
+    there = Thread.new { Loom::EventLoop.current }.value
+    refute_same here, there
+  end
+
+  def test_cancelled_within_timers_are_removed
+    loop = Loom::EventLoop.current
+    before = loop.timer_count
+    evaluations = Array.new(2_000) { Loom.concurrently { Loom.await_resume!(within: 60) } }
+    Loom.wait 0
+    assert_equal before + 2_000, loop.timer_count
+    evaluations.each(&:resume!)
+    evaluations.each(&:await_result)
+    assert_equal before, loop.timer_count
+  end
+
+  def test_timers_fire_in_order
+    order = []
+    [0.03, 0.01, 0.02].each { |seconds| Loom.concurrently { Loom.wait(seconds) && (order << seconds) } }
+    Loom.wait 0.05
+    assert_equal [0.01, 0.02, 0.03], order
+  end
+
+  def test_resume_from_another_thread_is_delivered
+    Timeout.timeout(5) do
+      evaluation = Loom.concurrently { Loom.await_resume! }
+      Loom.wait 0
+      Thread.new { evaluation.resume!(:hello) }.join
+      assert_equal :hello, evaluation.await_result
+    end
+  end
+
+  def test_root_evaluation_woken_from_another_thread
+    Timeout.timeout(5) do
+      root = Loom::Evaluation.current
+      thread = Thread.new do
+        Thread.pass until root.waiting?
+        root.resume!(:woken)
+      end
+      assert_equal :woken, Loom.await_resume!(within: 4)
+      thread.join
+    end
+  end
+
+  def test_conclude_from_another_thread
+    Timeout.timeout(5) do
+      evaluation = Loom.concurrently { Loom.wait 10 }
+      Loom.wait 0
+      Thread.new { evaluation.conclude_to(:from_thread) }.join
+      assert_equal :from_thread, evaluation.await_result(within: 4)
+    end
+  end
+
+  # In a subprocess: minitest's own idle threads could otherwise wake us.
+  def test_waiting_with_nothing_to_wait_for_raises
+    lib = File.expand_path("../../../lib", __dir__)
+    script = <<~RUBY
+      require "loom"
+      begin
+        Loom.await_resume!
+      rescue Loom::EventLoop::DeadlockError
+        print Loom.wait(0) ? "raised, loop intact" : "?"
+      end
+    RUBY
+    output = IO.popen([RbConfig.ruby, "-I", lib, "-e", script], err: %i[child out], &:read)
+    assert_equal "raised, loop intact", output
+  end
+
+  def test_fork_child_starts_clean
+    reader, writer = IO.pipe
+    Loom.concurrently do
+      Loom.wait 0.05
+      writer.puts "parent-work #{Process.pid}"
+    end
+    pid = fork do
+      Loom.wait 0.1
+      writer.puts "child-done"
+      exit!(0)
+    end
+    Timeout.timeout(5) { Process.wait(pid) }
+    Loom.wait 0.1
+    writer.close
+    lines = reader.read.lines.map(&:chomp)
+    assert_equal ["child-done", "parent-work #{Process.pid}"], lines
+  end
+
+  def test_many_waiters_on_one_io
+    reader, writer = IO.pipe
+    evaluations = Array.new(3) { Loom.concurrently { Loom.await_readable(reader) } }
+    Loom.wait 0
+    assert(evaluations.all?(&:waiting?))
+    writer.write "x"
+    assert_equal [true, true, true], evaluations.map(&:await_result)
+  end
+
+  def test_await_readable_times_out
+    reader, = IO.pipe
+    assert_equal :none, Loom.await_readable(reader, within: 0.01, timeout_result: :none)
+    assert Loom.await_writable(IO.pipe[1], within: 1)
+  end
+end

@@ -1,0 +1,142 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+
+class ProcTest < Minitest::Test
+  def setup
+    @log = StringIO.new
+    Loom::Proc.error_log_output = @log
+  end
+
+  def teardown
+    Loom::Proc.error_log_output = Loom::STDERR_LOG
+  end
+
+  def test_call_returns_the_result_also_after_waiting
+    adder = Loom.concurrent_proc { |a, b| a + b }
+    assert_equal 3, adder.call(1, 2)
+    assert_equal 3, adder[1, 2]
+    assert_equal 3, adder.(1, 2) # rubocop:disable Style/LambdaCall -- the .() form is part of the API
+    assert_equal :waited, Loom.concurrent_proc { Loom.wait(0.001) && :waited }.call
+  end
+
+  def test_call_nonblock_returns_result_or_evaluation
+    assert_equal :now, Loom.concurrent_proc { :now }.call_nonblock
+    evaluation = Loom.concurrent_proc { Loom.wait(0) && :later }.call_nonblock
+    assert_kind_of Loom::Proc::Evaluation, evaluation
+    refute evaluation.concluded?
+    assert_equal :later, evaluation.await_result
+  end
+
+  def test_call_detached_starts_on_the_next_iteration
+    order = []
+    evaluation = Loom.concurrent_proc { order << :proc }.call_detached
+    order << :caller
+    Loom.wait 0
+    assert_equal %i[caller proc], order
+    assert evaluation.concluded?
+  end
+
+  def test_call_and_forget_returns_nil_and_runs
+    ran = []
+    assert_nil Loom.concurrent_proc { |x| ran << x }.call_and_forget(7)
+    Loom.wait 0
+    assert_equal [7], ran
+  end
+
+  def test_procs_run_in_non_blocking_fibers
+    refute Loom.concurrent_proc { Fiber.current.blocking? }.call
+  end
+
+  def test_fibers_are_reused
+    fiber = Loom.concurrent_proc { Fiber.current }
+    assert_same fiber.call, fiber.call
+  end
+
+  def test_errors_reach_the_caller_every_awaiter_and_the_log
+    failing = Loom.concurrent_proc { raise ArgumentError, "bad" }
+    assert_raises(ArgumentError) { failing.call }
+    assert_raises(ArgumentError) { failing.call_nonblock }
+    evaluation = failing.call_detached
+    awaiters = Array.new(2) { Loom.concurrently { evaluation.await_result(&:class) } }
+    assert_raises(ArgumentError) { evaluation.await_result }
+    assert_equal [ArgumentError, ArgumentError], awaiters.map(&:await_result)
+    assert_includes @log.string, "Concurrent proc exited with error!"
+    assert_includes @log.string, "(ArgumentError) bad"
+  end
+
+  def test_on_error_hooks_on_class_and_instance
+    seen = []
+    failing = Loom.concurrent_proc { raise "oops" }
+    class_hook = Loom::Proc.on(:error) { |error| seen << [:class, equal?(failing), error.message] }
+    instance_hook = failing.on(:error) { |error| seen << [:instance, error.message] }
+    failing.call_detached.await_result { nil }
+    class_hook.cancel
+    instance_hook.cancel
+    failing.call_detached.await_result { nil }
+    assert_equal [[:class, true, "oops"], [:instance, "oops"]], seen
+  end
+
+  def test_error_log_output_rejects_unusable_output
+    assert_raises(Loom::Error) { Loom::Proc.error_log_output = 42 }
+  end
+
+  def test_non_standard_exceptions_leave_the_loop_intact
+    later = Loom.concurrently { :still_runs }
+    Loom.concurrently { raise Interrupt }
+    assert_raises(Interrupt) { Loom.wait 0 }
+    assert_equal :still_runs, later.await_result
+  end
+
+  def test_custom_evaluation_class
+    klass = Class.new(Loom::Proc::Evaluation)
+    assert_instance_of klass, Loom.concurrent_proc(klass) { :x }.call_detached
+  end
+
+  def test_a_million_pending_evaluations_complete
+    count = 0
+    counter = Loom.concurrent_proc { count += 1 }
+    last = nil
+    1_000_000.times { last = counter.call_detached }
+    last.await_result
+    assert_equal 1_000_000, count
+  end
+
+  def test_more_waiting_evaluations_than_live_fibers_allowed
+    loop = Loom::EventLoop.current
+    limit = loop.max_live_fibers
+    loop.max_live_fibers = 50
+    peak = 0
+    waiter = Loom.concurrent_proc do
+      peak = [peak, loop.live].max
+      Loom.wait 0
+    end
+    evaluations = Array.new(500) { waiter.call_detached }
+    evaluations.each(&:await_result)
+    assert_equal 50, peak
+  ensure
+    loop.max_live_fibers = limit
+  end
+
+  def test_refused_fiber_is_a_loom_error_and_the_loop_goes_on
+    Loom::EventLoop.current.pool.clear
+    refuse_fibers do
+      error = assert_raises(Loom::Proc::FiberRefusedError) { Loom.concurrent_proc { 1 }.call }
+      assert_match(/cannot create a fiber/, error.message)
+      evaluation = Loom.concurrently { 1 }
+      assert_raises(Loom::Proc::FiberRefusedError) { evaluation.await_result }
+    end
+    assert_equal 2, Loom.concurrently { 2 }.await_result
+  end
+
+  private
+
+  # Makes every new worker fiber fail the way the OS refuses a stack.
+  def refuse_fibers
+    Loom::Proc::Worker.define_singleton_method(:new) { |_loop| raise FiberError, "can't alloc machine stack" }
+    yield
+  ensure
+    Loom::Proc::Worker.singleton_class.send(:remove_method, :new)
+  end
+end

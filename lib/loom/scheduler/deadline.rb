@@ -14,6 +14,7 @@ module Loom
         @exception_class = exception_class
         @message = message
         @timer = nil
+        @due = false
       end
 
       # Arms the deadline on +loop+.
@@ -26,20 +27,35 @@ module Loom
         self
       end
 
-      # Removes the timer for real if it has not fired.
+      # Disarms the deadline: removes the timer for real if it has not
+      # fired, and drops a raise that is queued but has not run yet.
       # @return [void]
       def cancel
+        @due = false
         timer = @timer or return
         @timer = nil
         @loop.cancel_timer(timer)
       end
 
-      # Called by the loop when the time is up.
+      # Called by the loop when the time is up. The raise waits in the run
+      # queue: a fiber run from inside the loop's timer round could finish
+      # the loop's work while the loop goes on to sleep.
       # @return [void]
       def __timeout__(_timer)
         return unless @timer
 
         @timer = nil
+        @due = true
+        @loop.push(self)
+      end
+
+      # Run by the loop: raises in the timed fiber, unless the block finished
+      # meanwhile.
+      # @return [void]
+      def __run__
+        return unless @due
+
+        @due = false
         # The loop may run in the timed fiber itself (a fiber outside any
         # concurrent proc runs the loop while it waits): raise right here.
         raise @exception_class, @message if @fiber.equal?(Fiber.current)

@@ -58,10 +58,15 @@ module Loom
         outcome
       end
 
-      def await_descendants(evaluation)
-        while (child = evaluation.children.first)
-          child.await_result { nil }
-          await_descendants(child)
+      # Children started while a child ran are waited for too. +seen+ keeps
+      # this finite even if a concluded child stays listed.
+      def await_descendants(evaluation, seen = {}.compare_by_identity)
+        until (pending = evaluation.children.reject { |child| seen[child] }).empty?
+          pending.each do |child|
+            seen[child] = true
+            child.await_result { nil }
+            await_descendants(child, seen)
+          end
         end
       end
 

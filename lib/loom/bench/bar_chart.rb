@@ -18,7 +18,19 @@ module Loom
       def draw
         scale = (WIDTH - label_width - VALUE_ROOM) / top
         bars = @rows.each_with_index.map { |row, i| bar(row, (i * BAR) + 24, scale) }
-        svg((@rows.size * BAR) + 34, text(label_width, 14, axis_title("longer", "shorter"), size: 11) + bars.join)
+        bottom = (@rows.size * BAR) + 24
+        svg(bottom + 28, text(label_width, 14, axis_title("longer", "shorter"), size: 11) + bars.join + legend(bottom))
+      end
+
+      # One swatch per library, in a line under the bars.
+      def legend(top_edge)
+        left = label_width
+        @measured.uniq(&:library).map do |row|
+          swatch = %(<rect x="#{left}" y="#{top_edge + 6}" width="10" height="10" fill="#{color(row)}"/>) +
+                   text(left + 14, top_edge + 15, row.library, size: 11)
+          left += (row.library.size * CHAR) + 34
+          swatch
+        end.join
       end
 
       def bar(row, top_edge, scale)

@@ -29,9 +29,9 @@ module Loom
         skipped = check_requirements
         plan = Plan.new(@suites, **@options.except(:keep_gc), skipped: skipped)
         announce(plan)
+        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         records = execute(plan)
-        environment["load_average_after"] = Environment.load_average
-        @io.puts "interrupted: writing the #{records.size} trials measured so far" if @interrupted
+        finish(environment, plan, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, records)
         Results.new(data(plan, environment, skipped, records))
       end
 
@@ -45,6 +45,17 @@ module Loom
       end
 
       private
+
+      # Records the end of the run; elapsed against estimated tells a suite
+      # author whether the row estimates (and so the budgets) hold.
+      def finish(environment, plan, elapsed, records)
+        environment["load_average_after"] = Environment.load_average
+        environment["elapsed_seconds"] = elapsed.round(3)
+        environment["estimated_seconds"] = plan.estimate.round(3)
+        @io.puts "interrupted: writing the #{records.size} trials measured so far" if @interrupted
+        @io.puts "measured #{records.size} trials in #{Progress.format_seconds(elapsed)} " \
+                 "(estimated #{Progress.format_seconds(plan.estimate)})"
+      end
 
       def check_requirements
         @suites.flat_map(&:rows).each_with_object({}) do |row, skipped|

@@ -54,7 +54,16 @@ module Loom
         environment["estimated_seconds"] = plan.estimate.round(3)
         @io.puts "interrupted: writing the #{records.size} trials measured so far" if @interrupted
         @io.puts "measured #{records.size} trials in #{Progress.format_seconds(elapsed)} " \
-                 "(estimated #{Progress.format_seconds(plan.estimate)})"
+                 "(estimated #{Progress.format_seconds(plan.estimate)}); per suite, taken/estimated: " +
+                 suite_times(plan, records)
+      end
+
+      def suite_times(plan, records)
+        taken = records.group_by { |r| r["suite"] }.transform_values { |rs| rs.sum { |r| r["trial_seconds"].to_f } }
+        @suites.map do |suite|
+          "#{suite.name} #{Progress.format_seconds(taken.fetch(suite.name, 0))}/" \
+            "#{Progress.format_seconds(plan.estimate_suite(suite))}"
+        end.join(", ")
       end
 
       def check_requirements
@@ -105,8 +114,11 @@ module Loom
         warmup = warmup_for(run, warm.key?(key))
         warm[key] = true
         klass = run.isolated ? IsolatedTrial : Trial
-        klass.new(run.row, trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
-                           keep_gc: @options[:keep_gc], variant: run.variant).call.merge("isolated" => run.isolated)
+        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        record = klass.new(run.row, trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
+                                    keep_gc: @options[:keep_gc], variant: run.variant).call
+        record.merge("isolated" => run.isolated,
+                     "trial_seconds" => (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).round(4))
       end
 
       # A full window (or warm-up pass) the first time a row runs in a

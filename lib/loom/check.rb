@@ -75,6 +75,19 @@ module Loom
       Engine.new(property, Options.parse(options)).run
     end
 
+    # @api private
+    # Splits the arguments of `assert_property` / `check_property`: a
+    # Property or arbitraries (with the block), and keywords that are either
+    # keyword arbitraries or options.
+    #
+    # @return [(Property, Hash)]
+    def self.split_property_arguments(positional, keywords, block)
+      arbitraries, options = keywords.partition { |_, v| v.is_a?(Arbitrary) }.map(&:to_h)
+      return [positional.first, options] if positional.size == 1 && positional.first.is_a?(Property) && !block
+
+      [property(*positional, **arbitraries, &block), options]
+    end
+
     # Runs a property and raises when it fails.
     #
     # @example

@@ -11,7 +11,8 @@ module Loom
     # grid that is dense near the failing value: each step narrows the gap to
     # the boundary by up to 16x (where Pbt only halves toward the target and
     # stalls, e.g. at 114 for `x > 100`), and the search ends on the exact
-    # boundary because v - 1 is always a candidate.
+    # boundary because v - 1 is always a candidate (and v - 2, which keeps
+    # the parity, so that `nat.filter(&:even?)` also ends on its boundary).
     module IntegerShrink
       # Grid divisions of the distance; 16 keeps a step to ~35 candidates.
       GRID = 16
@@ -39,7 +40,7 @@ module Loom
       def self.tail(value, distance)
         sign = distance.positive? ? 1 : -1
         gap = distance.abs / 2
-        out = []
+        out = [value - (sign * 2)] # the next value of the same parity, for filters like `even?`
         while gap.positive?
           out << (value - (sign * gap))
           gap /= 2

@@ -29,7 +29,7 @@ module Loom
         node, code = parse(predicate)
         check_isolated!(node, predicate)
         # The block's own file and line, so that backtraces point at the user's code: "proc { |x| ... }".
-        shareable = nil.instance_eval("proc #{code}", *predicate.source_location) # rubocop:disable Style/EvalWithLocation,Style/DocumentDynamicEvalDefinition
+        shareable = nil.instance_eval("proc #{code}", *predicate.source_location) # rubocop:disable Style/EvalWithLocation
         Ractor.make_shareable(shareable)
       end
 

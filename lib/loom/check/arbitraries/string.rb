@@ -15,7 +15,10 @@ module Loom
         end
 
         # @see Arbitrary#realize
-        def realize(raw) = raw.map { |r| @char.realize(r) }.join
+        # (built on a UTF-8 buffer: `[].join` would be US-ASCII)
+        def realize(raw)
+          raw.each_with_object(::String.new(encoding: Encoding::UTF_8)) { |r, s| s << @char.realize(r) }
+        end
 
         # @return [::String]
         def inspect = "string(#{@char.inspect})"

@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+require "minitest"
+require_relative "../check"
+
+module Loom
+  module Check
+    # `assert_property` for Minitest. Include it in a test class (or in
+    # Minitest::Test to have it everywhere).
+    #
+    # @example
+    #   require "loom/check/minitest"
+    #   class SumTest < Minitest::Test
+    #     include Loom::Check::Minitest
+    #     C = Loom::Check
+    #
+    #     def test_addition_commutes
+    #       assert_property(C.integer, C.integer, runs: 200) { |a, b| assert_equal a + b, b + a }
+    #     end
+    #   end
+    module Minitest
+      # Checks a property (given, or built from arbitraries and the block) and
+      # fails the test with the counterexample, seed and replay line.
+      #
+      # @param property_or_arbitraries [Array<Property, Arbitrary>] a Property, or the arbitraries of one
+      # @param keywords [Hash] options of {Loom::Check.check}; Arbitrary values are keyword arbitraries
+      # @return [Result] the passed result
+      # @raise [::Minitest::Assertion] when the property fails
+      def assert_property(*property_or_arbitraries, **keywords, &block)
+        property, options = Loom::Check.split_property_arguments(property_or_arbitraries, keywords, block)
+        self.assertions += 1
+        result = Loom::Check.check(property, **options)
+        raise ::Minitest::Assertion, result.report if result.failed?
+
+        result
+      end
+    end
+  end
+end

@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+require "rspec/expectations"
+require_relative "../check"
+
+module Loom
+  module Check
+    # RSpec helpers: the `hold` matcher and `check_property`. Requiring this
+    # file includes them in every example group when RSpec is configured.
+    #
+    # @example
+    #   require "loom/check/rspec"
+    #   RSpec.describe "sum" do
+    #     let(:prop) { Loom::Check.property(Loom::Check.array(Loom::Check.integer)) { |a| a.sum <= 100 } }
+    #     it { expect(prop).not_to hold(seed: 1) }
+    #     it { check_property(Loom::Check.integer) { |x| expect(x + 0).to eq(x) } }
+    #   end
+    module RSpec
+      # Matches a property that holds; its failure message is the check's report.
+      class Hold
+        # @return [Result, nil] the outcome of the last match
+        attr_reader :result
+
+        # @param options [Hash] options of {Loom::Check.check}
+        def initialize(options)
+          @options = options
+        end
+
+        # @param property [Property]
+        # @return [Boolean] whether every run passed
+        def matches?(property)
+          @result = Loom::Check.check(property, **@options)
+          @result.passed?
+        end
+
+        # @return [String] the failure report (counterexample, seed, replay line)
+        def failure_message = @result.report
+
+        # @return [String]
+        def failure_message_when_negated = "expected a counterexample, but #{@result.report}"
+
+        # @return [String]
+        def description = "hold for all generated values"
+      end
+
+      # @param options [Hash] options of {Loom::Check.check} (worker:, runs:, seed:, ...)
+      # @return [Hold] a matcher: `expect(property).to hold(runs: 500)`
+      def hold(**options) = Hold.new(options)
+
+      # Checks a property (given, or built from arbitraries and the block) and
+      # fails the example with the counterexample, seed and replay line.
+      #
+      # @param property_or_arbitraries [Array<Property, Arbitrary>]
+      # @param keywords [Hash] options; Arbitrary values are keyword arbitraries
+      # @return [Result]
+      # @raise [::RSpec::Expectations::ExpectationNotMetError] when the property fails
+      def check_property(*property_or_arbitraries, **keywords, &block)
+        property, options = Loom::Check.split_property_arguments(property_or_arbitraries, keywords, block)
+        result = Loom::Check.check(property, **options)
+        raise ::RSpec::Expectations::ExpectationNotMetError, result.report if result.failed?
+
+        result
+      end
+    end
+  end
+end
+
+RSpec.configure { |config| config.include Loom::Check::RSpec } if defined?(RSpec.configure)

@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+require "loom/check/rspec"
+
+RSpec.describe Loom::Check::RSpec do
+  let(:check) { Loom::Check }
+  let(:small_sums) { check.property(check.array(check.integer)) { |a| a.sum <= 100 } }
+
+  it "passes a property that holds" do
+    expect(check.property(check.integer) { |x| x + 0 == x }).to hold(runs: 20)
+  end
+
+  it "negates to expect a counterexample" do
+    expect(small_sums).not_to hold(seed: 1)
+  end
+
+  it "fails with the report, seed and replay line" do
+    expect { expect(small_sums).to hold(seed: 5) }
+      .to raise_error(RSpec::Expectations::ExpectationNotMetError, /Counterexample: \[101\].*seed: 5/m)
+  end
+
+  it "checks a property built from arbitraries, with RSpec expectations inside" do
+    result = check_property(check.nat, runs: 15) { |n| expect(n).to be >= 0 }
+    expect(result.runs).to eq(15)
+  end
+
+  it "reports an RSpec expectation failing inside the property, shrunk" do
+    expect { check_property(check.nat, seed: 2) { |n| expect(n).to be < 7 } }
+      .to raise_error(RSpec::Expectations::ExpectationNotMetError, /Counterexample: 7/)
+  end
+end

@@ -89,11 +89,17 @@ module Loom
         quick ? [full / 10, 0.2].min : full
       end
 
-      # Requires the row's files.
+      # Requires the row's files, or with resolve_only only checks that they
+      # can be found: rows that run in a fresh process are isolated so their
+      # libraries (some patch Kernel or IO) stay out of this one.
       #
-      # @return [String, nil] nil when all loaded, else a note saying what is missing
-      def load_requirements
-        requires.each { |file| require file }
+      # @param resolve_only [Boolean] find the files without loading them
+      # @return [String, nil] nil when all are there, else a note saying what is missing
+      def load_requirements(resolve_only: false)
+        requires.each do |file|
+          next require(file) unless resolve_only
+          raise LoadError, "cannot load such file -- #{file}" unless $LOAD_PATH.resolve_feature_path(file)
+        end
         nil
       rescue LoadError => e
         "skipped: #{e.message} (requires: #{requires.join(', ')})"

@@ -67,8 +67,9 @@ module Loom
       end
 
       def check_requirements
+        all_foreign = @options[:variants].all? { |variant| Plan.foreign?(variant) }
         @suites.flat_map(&:rows).each_with_object({}) do |row, skipped|
-          note = row.load_requirements
+          note = row.load_requirements(resolve_only: row.isolate? || all_foreign)
           skipped[row] = note if note
         end
       end

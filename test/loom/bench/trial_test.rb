@@ -97,6 +97,16 @@ class BenchTrialTest < Minitest::Test
     assert_nil suite.row("y", library: "ruby", requires: ["json"]).load_requirements
   end
 
+  def test_isolated_rows_requires_are_found_but_not_loaded_here
+    suite = Loom::Bench::Suite.new(:trial_resolve)
+    row = suite.row("x", library: "ruby", requires: ["pstore"], isolate: true)
+    missing = suite.row("y", library: "ruby", requires: ["no_such_file_for_loom_bench_test"], isolate: true)
+
+    assert_nil row.load_requirements(resolve_only: true)
+    refute defined?(PStore), "pstore was loaded"
+    assert_match(/skipped: cannot load such file/, missing.load_requirements(resolve_only: true))
+  end
+
   def test_dsl_rejects_bad_values_with_a_message_naming_them
     suite = Loom::Bench::Suite.new(:dsl)
 

@@ -64,6 +64,13 @@ class BenchRunnerTest < Minitest::Test
     assert_equal Loom::VERSION, data.dig("environment", "gems", "loom")
   end
 
+  def test_progress_is_one_plain_line_per_trial_when_not_a_terminal
+    lines = results.last.lines.grep(%r{^\[\d+/\d+\] })
+
+    assert_equal results.first.records.size, lines.size
+    assert_match(%r{^\[1/\d+\] demo_\w+/.+ \[(no-)?yjit\] trial \d/2: .+ \(ETA \d+s\)$}, lines.first)
+  end
+
   def test_every_record_has_its_order_in_the_shuffled_plan
     orders = results.first.records.map { |r| r["order"] }
 

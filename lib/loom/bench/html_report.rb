@@ -103,17 +103,18 @@ module Loom
           <p>Reproduces <code>#{esc(suite['seed'])}</code>. #{esc(unit_line(suite, size))}</p>
           #{chart}
           #{table(rows)}
+          #{seed_words(rows)}
           #{code(rows)}
           </section>
         HTML
       end
 
-      def unit_line(suite, size)
-        if suite["kind"] == "rate"
-          "Executions per second (higher is better), #{size['trials']} trials of #{size['seconds']} s windows."
-        else
-          "#{suite['unit']} (lower is better), #{size['trials']} trials; set-up timed apart."
-        end
+      def unit_line(suite, size) = MarkdownReport.unit_line(suite, size)
+
+      def seed_words(rows)
+        width = rows.map { |r| label(r).size }.max + 1
+        lines = rows.map { |row| "#{"#{label(row)}:".ljust(width)} #{row.seed_result}" }
+        "<p>In the seed's words (the median trial):</p><pre>#{esc(lines.join("\n"))}</pre>"
       end
 
       def table(rows)

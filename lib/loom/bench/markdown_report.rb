@@ -24,6 +24,18 @@ module Loom
         (env["gems"] || {}).map { |name, version| "#{name} #{version || '(not installed)'}" }.join(", ")
       end
 
+      # @param suite [Hash] a suite's description from the results
+      # @param size [Hash] its "trials" and "seconds"
+      # @return [String] what the numbers are and how many trials made them
+      def self.unit_line(suite, size)
+        trials = "#{size['trials']} trial#{'s' unless size['trials'] == 1}"
+        if suite["kind"] == "rate"
+          "Executions per second (higher is better), #{trials} of #{size['seconds']} s windows."
+        else
+          "#{suite['unit']} (lower is better), #{trials}; set-up timed apart."
+        end
+      end
+
       # @return [String] Markdown
       def render
         [header, environment, summary, *suites, skipped].compact.join("\n")
@@ -77,16 +89,17 @@ module Loom
         lines << "#{suite['description']}\n" if suite["description"]
         lines << "Reproduces `#{suite['seed']}`. #{unit_line(suite, size)}" << ""
         lines.concat(table(rows)) << ""
+        lines.concat(seed_words(rows))
         lines.concat(code_blocks(rows))
         lines.join("\n")
       end
 
-      def unit_line(suite, size)
-        if suite["kind"] == "rate"
-          "Executions per second (higher is better), #{size['trials']} trials of #{size['seconds']} s windows."
-        else
-          "#{suite['unit']} (lower is better), #{size['trials']} trials; set-up timed apart."
-        end
+      def unit_line(suite, size) = self.class.unit_line(suite, size)
+
+      def seed_words(rows)
+        width = rows.map { |r| label(r).size }.max + 1
+        ["In the seed's words (the median trial):", "", "```text",
+         *rows.map { |row| "#{"#{label(row)}:".ljust(width)} #{row.seed_result}" }, "```", ""]
       end
 
       def table(rows)

@@ -74,6 +74,18 @@ module Loom
         sorted[(sorted.size - 1) / 2]
       end
 
+      # The result in the seeds' words: "734000 executions in 1.0000 seconds"
+      # (the median trial of a rate row) or "0.8512 s median [0.8301 s–0.9012 s]".
+      #
+      # @return [String]
+      def seed_result
+        return "FAILED (#{failures.size}/#{records.size}): #{failures.first&.fetch('error', nil)}" unless measured?
+        return "#{Format.seconds(stats.median)} median #{Format.spread(stats, rate: false)[/\[.*\]/]}" unless rate?
+
+        rec = median_record
+        format("%<n>d executions in %<s>.4f seconds", n: rec["executions"], s: rec["wall_seconds"])
+      end
+
       # @return [Float, nil] higher is better: the rate, or 1 / seconds
       def speed
         return nil unless measured?

@@ -43,26 +43,17 @@ module Loom
       def label(row) = row.label(with_variant: @variants)
 
       def line(row, width)
-        head = "#{"#{label(row)}:".ljust(width)} "
-        return "#{head}FAILED (#{row.failures.size}/#{row.records.size}): #{row.failures.first['error']}" unless
-          row.measured?
+        head = "#{"#{label(row)}:".ljust(width)} #{row.seed_result}"
+        return head unless row.measured?
 
-        [head + seed_style(row), spread(row), Format.relative(row.stats),
-         cpu(row), ratio(row), failed_note(row)].reject(&:empty?).join("  ")
+        [head, spread(row), Format.relative(row.stats), cpu(row), ratio(row), failed_note(row)]
+          .reject(&:empty?).join("  ")
       end
 
-      # Rate rows add "median [min–max]" per second; duration rows (whose
-      # median leads the line) add just the range.
+      # Rate rows add "median [min–max]" per second; duration rows already
+      # lead with theirs.
       def spread(row)
-        text = Format.spread(row.stats, rate: row.rate?)
-        row.rate? ? "#{text}/s" : text[/\[.*\]/]
-      end
-
-      def seed_style(row)
-        rec = row.median_record
-        return format("%<n>d executions in %<s>.4f seconds", n: rec["executions"], s: rec["wall_seconds"]) if row.rate?
-
-        "#{Format.seconds(row.stats.median)} median"
+        row.rate? ? "#{Format.spread(row.stats, rate: true)}/s" : ""
       end
 
       def cpu(row)

@@ -2,54 +2,56 @@
 
 module Loom
   class Scheduler
-    # A reusable blocking fiber that runs non-blocking system calls for the
-    # hooks. Inside a non-blocking fiber, +read_nonblock+ (and
-    # +Process::Status.wait+) would call the scheduler's hooks again: a
-    # blocking fiber calls none. Ruby 3.1 has no +Fiber.blocking { }+, and a
-    # fresh blocking fiber per call costs ~2 µs, so one fiber is kept per
-    # scheduler and resumed (~0.15 µs) for each call (bench: scheduler
-    # "pipe round trip").
+    # A reusable blocking fiber that runs system calls for the hooks. Inside
+    # a non-blocking fiber, IO::Buffer#read (and +Process::Status.wait+)
+    # would call the scheduler's hooks again: a blocking fiber calls none.
+    # Ruby 3.1 has no +Fiber.blocking { }+, and a fresh blocking fiber per
+    # call costs ~2 µs, so one fiber is kept per scheduler and resumed
+    # (~0.15 µs) for each call (bench: scheduler "pipe round trip").
     #
     # It never waits, so it is never resumed while it runs.
     class BlockingFiber
       def initialize
-        @fiber = Fiber.new(blocking: true) do |operation, target, argument|
+        @fiber = Fiber.new(blocking: true) do |operation, target, io, length|
           while true # rubocop:disable Style/InfiniteLoop -- `loop` costs a block call per system call
-            result = perform(operation, target, argument)
-            operation, target, argument = Fiber.yield(result)
+            result = perform(operation, target, io, length)
+            operation, target, io, length = Fiber.yield(result)
           end
         end
       end
 
-      # @param io [IO] an IO without buffers of its own (see {RawIO})
-      # @param maxlen [Integer]
-      # @return [String, Symbol, nil, Exception] the read_nonblock result
-      #   (+:wait_readable+, nil at end of file) or the error raised
-      def read(io, maxlen)
-        @fiber.resume(:read, io, maxlen)
+      # One read(2) into +buffer+.
+      # @param buffer [IO::Buffer]
+      # @param io [IO]
+      # @param length [Integer] at most this many bytes (<= buffer.size)
+      # @return [Integer, Exception] bytes read (0: end of file), -errno, or
+      #   the error raised (a closed stream)
+      def read(buffer, io, length)
+        @fiber.resume(:read, buffer, io, length)
       end
 
+      # One write(2) from +buffer+.
+      # @param buffer [IO::Buffer]
       # @param io [IO]
-      # @param string [String]
-      # @return [Integer, Symbol, Exception] bytes written, +:wait_writable+
-      #   or the error raised
-      def write(io, string)
-        @fiber.resume(:write, io, string)
+      # @param length [Integer] at most this many bytes (<= buffer.size)
+      # @return [Integer, Exception] bytes written, -errno, or the error raised
+      def write(buffer, io, length)
+        @fiber.resume(:write, buffer, io, length)
       end
 
       # Runs +callable+ outside the scheduler's reach. It must not wait.
       # @param callable [#call]
       # @return [Object, Exception] its result or the error it raised
       def call(callable)
-        @fiber.resume(:call, callable, nil)
+        @fiber.resume(:call, callable, nil, nil)
       end
 
       private
 
-      def perform(operation, target, argument)
+      def perform(operation, target, io, length)
         case operation
-        when :read then target.read_nonblock(argument, exception: false)
-        when :write then target.write_nonblock(argument, exception: false)
+        when :read then target.read(io, length)
+        when :write then target.write(io, length)
         else target.call
         end
       rescue StandardError => e

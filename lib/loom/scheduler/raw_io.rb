@@ -17,26 +17,27 @@ module Loom
     # - return the byte count (0 at end of file) or a negative errno, never
     #   raise for an OS error.
     #
-    # The system calls go through a twin IO on the same descriptor (no
-    # buffers of its own: the hook may be called while Ruby flushes the
-    # original's write buffer) in a {BlockingFiber}, so they call no hook.
+    # Each system call is IO::Buffer#read / #write (one read(2) or write(2)
+    # straight into Ruby's memory, no copy, no O_NONBLOCK toggling) run in a
+    # {BlockingFiber}, so that it calls no hook. A descriptor in blocking
+    # mode (an inherited STDIN, say) blocks the thread there, as it does in
+    # Ruby's own path without the hooks.
     module RawIO
       EAGAIN = -Errno::EAGAIN::Errno
       EBADF = -Errno::EBADF::Errno
+      EINTR = -Errno::EINTR::Errno
 
       # @param io [IO]
       # @param buffer [IO::Buffer] where the bytes go, from offset 0
       # @param length [Integer] the minimum to read (0: any progress)
       # @return [Integer] bytes read (0: end of file) or -errno
       def io_read(io, buffer, length)
-        raw = raw_io(io)
         size = buffer.size
         done = 0
         while done < size
-          result = @blocking.read(raw, size - done)
-          if result.instance_of?(String)
-            buffer.set_string(result, done)
-            done += result.bytesize
+          result = @blocking.read(done.zero? ? buffer : buffer.slice(done, size - done), io, size - done)
+          if result.instance_of?(Integer) && result.positive?
+            done += result
             break if done >= length
           elsif (final = unfinished(io, result, done, length, IO::READABLE))
             return final
@@ -50,12 +51,11 @@ module Loom
       # @param length [Integer] the minimum to write (0: any progress)
       # @return [Integer] bytes written or -errno
       def io_write(io, buffer, length)
-        raw = raw_io(io)
         size = buffer.size
         done = 0
         while done < size
-          result = @blocking.write(raw, buffer.get_string(done, size - done))
-          if result.instance_of?(Integer)
+          result = @blocking.write(done.zero? ? buffer : buffer.slice(done, size - done), io, size - done)
+          if result.instance_of?(Integer) && result.positive?
             done += result
             break if done >= length
           elsif (final = unfinished(io, result, done, length, IO::WRITABLE))
@@ -65,11 +65,12 @@ module Loom
         done
       end
 
-      # @param error [Exception]
+      # @param error [Integer, Exception] a -errno, or an error raised
       # @return [Integer] the negative errno Ruby expects for +error+
       # @raise [Exception] +error+ when it is no OS or stream error
       def self.errno(error)
         case error
+        when Integer then error
         when SystemCallError then -error.errno
         when IOError then EBADF
         else raise error
@@ -83,26 +84,15 @@ module Loom
       # @return [Integer, nil] what the hook returns, nil to try again
       def unfinished(io, result, done, length, event)
         case result
-        when :wait_readable, :wait_writable
+        when EAGAIN
           return EAGAIN if done.zero? && length.zero?
 
           io_wait(io, event, nil)
           nil
-        when nil then done
+        when EINTR then nil
+        when 0 then done
         else done.positive? ? done : RawIO.errno(result)
         end
-      end
-
-      # The buffer-less twin of +io+, made once per IO (and again if its
-      # descriptor changed, e.g. after #reopen).
-      def raw_io(io)
-        fd = io.fileno
-        raw = @raw_ios[io]
-        return raw if raw && raw.fileno == fd
-
-        raw = IO.for_fd(fd, autoclose: false)
-        raw.binmode
-        @raw_ios[io] = raw
       end
     end
   end

@@ -119,4 +119,23 @@ class SchedulerRawIOTest < Minitest::Test
 
     assert_equal [5, 5, "hello"], result
   end
+
+  def test_without_io_hooks_ruby_reads_and_writes_itself_and_waits_through_io_wait
+    log = []
+    result = bounded do
+      scheduler = Loom::Scheduler.new(io_hooks: false)
+      Fiber.set_scheduler(scheduler)
+      Loom.run do
+        reader, writer = IO.pipe
+        read = Loom.concurrently { log << :reading; reader.read(5).tap { log << :read } }
+        Loom.concurrently { log << :writing; writer.write("hello") }
+        [scheduler.respond_to?(:io_read), read.await_result]
+      end
+    ensure
+      Fiber.set_scheduler(nil)
+    end
+
+    assert_equal [false, "hello"], result
+    assert_equal %i[reading writing read], log
+  end
 end

@@ -127,8 +127,14 @@ class SchedulerRawIOTest < Minitest::Test
       Fiber.set_scheduler(scheduler)
       Loom.run do
         reader, writer = IO.pipe
-        read = Loom.concurrently { log << :reading; reader.read(5).tap { log << :read } }
-        Loom.concurrently { log << :writing; writer.write("hello") }
+        read = Loom.concurrently do
+          log << :reading
+          reader.read(5).tap { log << :read }
+        end
+        Loom.concurrently do
+          log << :writing
+          writer.write("hello")
+        end
         [scheduler.respond_to?(:io_read), read.await_result]
       end
     ensure

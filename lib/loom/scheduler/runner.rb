@@ -36,16 +36,19 @@ module Loom
         scheduler
       end
 
-      # From a blocking (root) fiber: this fiber runs the loop.
+      # From a blocking (root) fiber: this fiber runs the loop while it
+      # awaits the block, what the block started, then anything left.
       def run_in_loop(scheduler)
         evaluation = scheduler.fiber(&wrapped)
         begin
-          scheduler.loop.run_until(Idle.new(scheduler.loop, evaluation))
+          outcome = evaluation.await_result
+          await_descendants(evaluation)
+          Drain.call(scheduler.loop)
         rescue Exception # rubocop:disable Lint/RescueException -- cancel the block's fibers (their ensure runs), re-raise
           evaluation.conclude_to(nil) unless evaluation.concluded?
           raise
         end
-        evaluation.await_result
+        outcome
       end
 
       # From a non-blocking fiber (a concurrent proc, without the scheduler

@@ -165,7 +165,7 @@ module Loom
       @closed = true
       return if $ERROR_INFO || !Fiber.current.blocking? || !Thread.current.equal?(@thread)
 
-      @loop.run_until(Idle.new(@loop))
+      Drain.call(@loop)
     end
 
     # @return [Boolean] whether {#close} was called

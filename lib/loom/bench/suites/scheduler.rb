@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+require_relative "support/row_builder"
+
+# loom's Fiber::Scheduler beside async 2.23.1's (issue 2, "Fiber::Scheduler";
+# docs/scheduler.md): two fibers taking turns with plain Ruby calls, run by
+# Loom.run and by Async { }. Each job runs in a thread of its own, so that
+# each library starts a fresh loop and scheduler on it.
+Loom::Bench.suite(:scheduler) do |s|
+  s.title "Fiber::Scheduler: two fibers taking turns with plain Ruby"
+  s.seed "concurrently-performance-guide.md"
+  s.description "Seconds for n turns (n = 20,000; 2,000 under --quick) between two fibers: sleep 0 in both, a " \
+                "Thread::Queue hand-off there and back, a 1-byte pipe round trip. loom runs them as concurrent " \
+                "procs under Loom.run, with its io_read/io_write hooks and without them (io_hooks: false: Ruby " \
+                "reads and writes itself and calls io_wait), async as tasks under Async { }."
+  s.kind :duration
+  s.unit "seconds for n turns"
+  s.trials 5
+  s.budget 40
+
+  rows = Loom::Bench::Suites::RowBuilder.new(s)
+  code = Loom::Bench::Suites::TimedCode
+  size = "n = ctx.quick? ? 2_000 : 20_000"
+  jobs = {
+    "sleep 0" => {
+      setup: size,
+      bodies: ["n.times { sleep 0 }", "n.times { sleep 0 }"]
+    },
+    "Queue hand-off" => {
+      setup: "#{size}\nthere = Thread::Queue.new\nback = Thread::Queue.new",
+      bodies: ["n.times { |i| there << i; back.pop }", "n.times { back << there.pop }"]
+    },
+    "pipe round trip" => {
+      setup: "#{size}\nthere_r, there_w = IO.pipe\nback_r, back_w = IO.pipe",
+      bodies: ['n.times { there_w.write("x"); back_r.read(1) }', "n.times { back_w.write(there_r.read(1)) }"],
+      teardown: "[there_r, there_w, back_r, back_w].each(&:close)"
+    }
+  }
+  runners = {
+    "loom" => lambda { |a, b|
+      "Thread.new do\n  Loom.run do\n    [Loom.concurrently { #{a} },\n     Loom.concurrently { #{b} }]" \
+        ".each(&:await_result)\n  end\nend.join"
+    },
+    "loom, io_hooks: false" => lambda { |a, b|
+      "Thread.new do\n  Fiber.set_scheduler(Loom::Scheduler.new(io_hooks: false))\n  Loom.run do\n    " \
+        "[Loom.concurrently { #{a} },\n     Loom.concurrently { #{b} }].each(&:await_result)\n  end\n" \
+        "ensure\n  Fiber.set_scheduler(nil)\nend.join"
+    },
+    "async" => lambda { |a, b|
+      "Thread.new do\n  Async do |task|\n    [task.async { #{a} },\n     task.async { #{b} }]" \
+        ".each(&:wait)\n  end\nend.join"
+    }
+  }
+
+  jobs.each do |job, spec|
+    runners.each do |runner, source|
+      library = runner.start_with?("loom") ? "loom" : "async"
+      timed = "#{source.call(*spec[:bodies])}\n{ turns: n }"
+      label = runner.include?("io_hooks") ? "#{job} (io_hooks: false)" : job
+      rows.row label, library: library, compare: job, requires: library == "async" ? ["async"] : [],
+                      code: code.new(setup: spec[:setup], timed: timed, teardown: spec[:teardown])
+    end
+  end
+end

@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+module Loom
+  class Scheduler
+    # Runs a thread's loop, from its root fiber, until nothing is left on it:
+    # nothing queued and no concurrent-proc fiber started and unfinished.
+    # Used by {Scheduler#close} and, after the fibers it can name, by
+    # {Loom.run}.
+    #
+    # The loop offers no "tell me when you are idle" hook (its run_until
+    # checks its condition only when the condition's own entry ran), so
+    # while fibers still wait for timers or IO the root fiber looks again
+    # every {POLL} seconds: at most 1,000 cheap wake-ups a second, and only
+    # for work nobody can await (call_and_forget, procs started before).
+    module Drain
+      POLL = 0.001
+
+      # @param loop [EventLoop] the current thread's loop
+      # @return [void]
+      def self.call(loop)
+        until loop.live.zero? && loop.idle?
+          if loop.idle?
+            Loom.await_resume!(within: POLL, timeout_result: nil)
+          else
+            Loom.wait(0)
+          end
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,192 @@
+# frozen_string_literal: true
+
+require "tmpdir"
+
+module Loom
+  module Bench
+    # The work of the `checks` suite (seed pbt-worker-benchmark.txt): the
+    # seed's four property bodies, as module methods so that every backend
+    # (ractors included: a module is shareable) calls the same code.
+    module ChecksSuite
+      # The seed scripts' seed: with it Pbt's failure_simple fails on an early
+      # run and shrinks 13 times to 114.
+      SEED = 17_243_810_592_888_013_452_170_775_373_100_387_856
+      # The seed's io_bound file: lipsum, 150 paragraphs, 92,206 bytes.
+      TEXT_PATH = File.join(Dir.tmpdir, "loom-checks-lipsum-#{Process.uid}.txt").freeze
+      TEXT_BYTES = 92_206
+      WORDS = %w[lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et
+                 dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea
+                 commodo consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla
+                 pariatur].freeze
+
+      # simple: x + 1.
+      # @param value [Integer] @return [Integer]
+      def self.simple(value) = value + 1
+
+      # cpu_bound: the seed's tarai; tarai(9, 4, 0) makes 55,229 calls.
+      # @return [Integer]
+      def self.tarai(x, y, z) # rubocop:disable Naming/MethodParameterName -- the seed's names
+        x <= y ? y : tarai(tarai(x - 1, y, z), tarai(y - 1, z, x), tarai(z - 1, x, y))
+      end
+
+      # io_bound: read the ~92 KB file and append a string.
+      # @param str [String] @return [String]
+      def self.io_bound(str) = File.read(TEXT_PATH) + str
+
+      # failure_simple: raises above 100.
+      # @param value [Integer] @return [nil]
+      def self.failure(value) = value > 100 ? raise("#{value} > 100") : nil
+
+      # Writes the io_bound file (deterministic text of TEXT_BYTES bytes) unless it is there.
+      # @return [String] its path
+      def self.write_text
+        return TEXT_PATH if File.file?(TEXT_PATH) && File.size(TEXT_PATH) == TEXT_BYTES
+
+        rng = Random.new(1)
+        text = +""
+        text << "#{Array.new(60 + rng.rand(80)) { WORDS[rng.rand(WORDS.size)] }.join(' ').capitalize}.\n\n" while
+          text.bytesize < TEXT_BYTES
+        File.write(TEXT_PATH, text.byteslice(0, TEXT_BYTES))
+        TEXT_PATH
+      end
+
+      # @param counterexample [Object, nil] nil when the check did not fail (a failed trial)
+      # @param shrinks [Integer]
+      # @return [Hash] a failure_simple trial's metrics
+      def self.failure_metrics(counterexample, shrinks)
+        { counterexample: counterexample, shrinks: shrinks, failures: counterexample.nil? ? 1 : 0 }
+      end
+    end
+  end
+end
+
+# Property checks on every loom backend beside Pbt 0.7.0 (issue 6). One trial
+# is one check (100 runs, plus shrinking for failure_simple), as one
+# iteration of the seed's benchmark-ips scripts.
+Loom::Bench.suite(:checks) do |s|
+  s.title "Property checks: 100 runs per check on each worker backend, beside Pbt 0.7.0"
+  s.seed "pbt-worker-benchmark.txt"
+  s.description "Seconds per check (lower is better; checks/s = 1 / seconds, the seed's i/s). A check builds " \
+                "its property and runs it, as the seed's scripts do in each iteration; loom's pool backends " \
+                "start one pool per check (forks and ractors included) and shut it down. Ractor rows run each " \
+                "trial in a fresh process (a process that has started a ractor stays slower). failure_simple " \
+                "uses the seed's seed: Pbt shrinks to 114, loom to 101. 'fork per batch' is loom's engine on " \
+                "fresh processes for every batch (parallel gem), what Pbt 0.4's process worker did. " \
+                "Targets: each case, loom's best >= Pbt's best and loom inline >= Pbt none; cpu_bound loom " \
+                "process or ractor >= 1.7x loom inline; loom process >= 20x fork per batch."
+  s.kind :duration
+  s.unit "seconds per check"
+  s.trials 7
+  s.budget 120
+
+  suite = Loom::Bench::ChecksSuite
+  loom_workers = %i[inline fiber thread process ractor]
+
+  # Per case: how the loom and Pbt rows build and run one check, and the printed code.
+  cases = {
+    "simple" => {
+      estimate: 0.05,
+      loom: lambda { |worker, _ctx|
+        prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.simple(x) }
+        Loom::Check.assert(prop, worker: worker, seed: suite::SEED)
+        nil
+      },
+      pbt: lambda { |worker, _ctx|
+        Pbt.assert(worker: worker, seed: suite::SEED, num_runs: 100) do
+          Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.simple(x) }
+        end
+        nil
+      },
+      body: "Loom::Bench::ChecksSuite.simple(x)  # x + 1"
+    },
+    "cpu_bound" => {
+      estimate: 0.6,
+      loom: lambda { |worker, ctx|
+        prop = Loom::Check.property(Loom::Check.constant([9, 4, 0])) do |x, y, z|
+          Loom::Bench::ChecksSuite.tarai(x, y, z)
+        end
+        Loom::Check.assert(prop, worker: worker, runs: ctx.quick? ? 10 : 100)
+        nil
+      },
+      pbt: lambda { |worker, ctx|
+        Pbt.assert(worker: worker, num_runs: ctx.quick? ? 10 : 100) do
+          Pbt.property(Pbt.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
+        end
+        nil
+      },
+      body: "Loom::Bench::ChecksSuite.tarai(x, y, z)  # tarai(9, 4, 0): 55,229 calls; 10 runs under --quick"
+    },
+    "io_bound" => {
+      estimate: 0.1,
+      loom: lambda { |worker, _ctx|
+        prop = Loom::Check.property(Loom::Check.ascii_string) { |str| Loom::Bench::ChecksSuite.io_bound(str) }
+        Loom::Check.assert(prop, worker: worker, seed: suite::SEED)
+        nil
+      },
+      pbt: lambda { |worker, _ctx|
+        Pbt.assert(worker: worker, seed: suite::SEED, num_runs: 100) do
+          Pbt.property(Pbt.ascii_string) { |str| Loom::Bench::ChecksSuite.io_bound(str) }
+        end
+        nil
+      },
+      body: "Loom::Bench::ChecksSuite.io_bound(str)  # File.read(92 KB file) + str"
+    },
+    "failure_simple" => {
+      estimate: 0.1,
+      loom: lambda do |worker, _ctx|
+        prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }
+        Loom::Check.assert(prop, worker: worker, seed: suite::SEED)
+        suite.failure_metrics(nil, 0)
+      rescue Loom::Check::Failure => e
+        suite.failure_metrics(e.result.counterexample, e.result.shrinks)
+      end,
+      pbt: lambda do |worker, _ctx|
+        Pbt.assert(worker: worker, seed: suite::SEED, num_runs: 100) do
+          Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }
+        end
+        suite.failure_metrics(nil, 0)
+      rescue Pbt::PropertyFailure => e
+        suite.failure_metrics(e.message[/counterexample: (\S+)/, 1] || "?", e.message[/Shrunk (\d+) time/, 1].to_i)
+      end,
+      body: "Loom::Bench::ChecksSuite.failure(x)  # x > 100 ? raise : nil; expects a Failure, shrinks"
+    }
+  }
+
+  setup = ->(_ctx) { suite.write_text }
+
+  cases.each do |name, spec|
+    loom_workers.each do |worker|
+      s.row "#{name}: loom #{worker}", library: "loom", compare: name, params: { case: name, worker: worker },
+                                       requires: ["loom/check"], isolate: worker == :ractor,
+                                       estimate: spec[:estimate] do |r|
+        r.code "Loom::Check.assert(Loom::Check.property(arbitrary) { |...| #{spec[:body]} },\n                   " \
+               "worker: #{worker.inspect}, seed: SEED)"
+        r.setup(&setup)
+        r.run { |_state, ctx| spec[:loom].call(worker, ctx) }
+      end
+    end
+    %i[none ractor].each do |worker|
+      s.row "#{name}: pbt #{worker}", library: "pbt", compare: name, params: { case: name, worker: worker },
+                                      requires: ["pbt"], isolate: worker == :ractor,
+                                      estimate: spec[:estimate] * (worker == :ractor ? 4 : 1) do |r|
+        r.code "Pbt.assert(worker: #{worker.inspect}, seed: SEED, num_runs: 100) do\n  " \
+               "Pbt.property(arbitrary) { |...| #{spec[:body]} }\nend"
+        r.setup(&setup)
+        r.run { |_state, ctx| spec[:pbt].call(worker, ctx) }
+      end
+    end
+  end
+
+  # loom's process pool (one per check) against forking per batch, on failure_simple.
+  failure = cases["failure_simple"][:loom]
+  { "loom process, one pool per check" => [:process, "loom"],
+    "fork per batch (Pbt 0.4's process worker)" => [:fork_per_batch, "parallel"] }.each do |label, (worker, library)|
+    s.row "failure_simple: #{label}", library: library, compare: "failure_simple, processes",
+                                      params: { case: "failure_simple", worker: worker },
+                                      requires: %w[loom/check parallel], estimate: worker == :process ? 0.1 : 1 do |r|
+      r.code "Loom::Check.assert(Loom::Check.property(Loom::Check.integer) { |x| ChecksSuite.failure(x) },\n                   " \
+             "worker: #{worker.inspect}, seed: SEED)  # size: 2 workers (cores)"
+      r.run { |_state, ctx| failure.call(worker, ctx) }
+    end
+  end
+end

@@ -100,6 +100,10 @@ require_relative "workers/wire"
 require_relative "workers/process_child"
 require_relative "workers/process_lane"
 require_relative "workers/process_backend"
+require_relative "workers/ractor_worker"
+require_relative "workers/ractor_collector"
+require_relative "workers/ractor_lane"
+require_relative "workers/ractor_backend"
 require_relative "workers/pool"
 
 at_exit { Loom::Workers.shutdown_all }

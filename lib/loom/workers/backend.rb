@@ -75,6 +75,9 @@ module Loom
       # @return [Boolean]
       def shutdown? = @shutdown
 
+      # @return [Array<Integer>] the worker process ids (empty unless processes)
+      def worker_pids = []
+
       private
 
       def start; end

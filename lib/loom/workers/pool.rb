@@ -103,6 +103,9 @@ module Loom
     # @return [Boolean]
     def shutdown? = @backend.shutdown?
 
+    # @return [Array<Integer>] the ids of the worker processes (process pools; else empty)
+    def worker_pids = @backend.worker_pids
+
     class << self
       # @param worker [Symbol]
       # @return [Integer] cores for process and ractor, 8 threads, 64 fibers, 1 inline

@@ -52,6 +52,9 @@ module Loom
         end
       end
 
+      # @return [Array<Integer>] the current worker process ids
+      def worker_pids = @lanes.map(&:pid)
+
       private
 
       def start

@@ -163,9 +163,12 @@ module Loom
         status = reap
         index = indices[done]
         job.fail(index, death_error(job, index, why, status)) if index
-        rest = indices[(done + 1)..] || []
-        @queue << Chunk.of(job, rest) unless rest.empty? || job.finished? || @queue.closed?
+        requeue(job, indices[(done + 1)..] || [])
         spawn unless @backend.shutdown?
+      end
+
+      def requeue(job, rest)
+        @queue << Chunk.of(job, rest) unless rest.empty? || job.finished? || @queue.closed?
       rescue ClosedQueueError
         nil
       end

@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+module Loom
+  module Workers
+    # `size` ractors, started once, each fed by a {RactorLane}. Ractors run
+    # Ruby in parallel without forking, but on Ruby 3.1 they are
+    # experimental: the block must be shareable and everything crossing is
+    # copied. The block is checked when the pool starts, so that a block a
+    # ractor cannot run fails with {NotShareableError}, not deep inside a map.
+    class RactorBackend < Backend
+      @warned = false
+      @collector_lock = Mutex.new
+
+      class << self
+        # @api private
+        # @return [RactorCollector] the process's one receiver of worker messages
+        def collector
+          @collector_lock.synchronize { @collector ||= RactorCollector.new }
+        end
+
+        # @api private
+        # @param handler [Proc]
+        # @return [Proc] the handler made shareable
+        # @raise [NotShareableError] when it cannot be
+        def shareable!(handler)
+          Ractor.make_shareable(handler)
+        rescue ArgumentError, Ractor::Error => e # IsolationError is a Ractor::Error
+          raise NotShareableError, "the block cannot run in a ractor: #{e.message}. A ractor's block must not " \
+                                   "use outer variables holding mutable objects, and its self must be shareable: " \
+                                   "write it in a class or module body, as `nil.instance_exec { proc { |x| ... } }`, " \
+                                   "or pass `&SomeModule.method(:name)`; or use worker: :process"
+        end
+
+        # @api private
+        # Starts one worker ractor, without Ruby's experimental warning
+        # (loom gives its own, once).
+        def start_ractor(token, handler, item_timeout)
+          warn_once
+          experimental = Warning[:experimental]
+          Warning[:experimental] = false
+          Ractor.new(token, handler, item_timeout, name: "loom-worker-#{token}") do |id, h, t|
+            RactorWorker.run(id, h, t)
+          end
+        ensure
+          Warning[:experimental] = experimental
+        end
+
+        private
+
+        def warn_once
+          return if @warned
+
+          @warned = true
+          warn "loom: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
+               "can crash the whole process (File IO in ractors has on 3.1.2). Prefer worker: :process for " \
+               "production.", category: :experimental
+        end
+      end
+
+      private
+
+      def start
+        handler = RactorBackend.shareable!(@handler)
+        @queue = Thread::Queue.new
+        @lanes = Array.new(@size) { RactorLane.new(self, @queue, handler, @item_timeout) }
+      end
+
+      def enqueue(chunk)
+        ensure_running!
+        @queue << chunk
+      end
+
+      def stop(kill:)
+        @queue.close
+        cancel_chunk(@queue.pop, "the pool was shut down") until !kill || @queue.empty?
+        @lanes.each(&:join)
+      end
+    end
+  end
+end

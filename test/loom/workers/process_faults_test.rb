@@ -1,0 +1,127 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+# Faults of process workers: each gives the documented error with the
+# completed results kept, and leaves no zombie process and no open pipe.
+class ProcessFaultsTest < Minitest::Test
+  def setup
+    @fds = open_fds
+  end
+
+  # Runs the block with a two-process pool, then checks that shutting the
+  # pool down reaped every worker it ever had and closed every pipe.
+  def with_pool(handler)
+    pool = Loom::Pool.new(worker: :process, size: 2, &handler)
+    pids = pool.worker_pids
+    Timeout.timeout(20) { yield pool, pids }
+    pids |= pool.worker_pids
+    pool.shutdown
+    assert_reaped(pids)
+    assert_equal @fds, open_fds, "no pipe left open"
+  end
+
+  def open_fds = Dir.children("/proc/self/fd").size
+
+  def assert_only_error(collected, index, klass, message)
+    assert_equal [index], collected.errors.keys
+    assert_kind_of klass, collected.errors[index]
+    assert_match message, collected.errors[index].message
+  end
+
+  def assert_reaped(pids)
+    pids.each do |pid|
+      assert_raises(Errno::ECHILD, "worker #{pid} was reaped") { Process.waitpid(pid, Process::WNOHANG) }
+      refute File.exist?("/proc/#{pid}"), "worker #{pid} is gone (no zombie)"
+    end
+  end
+
+  def test_kill_9_of_a_worker_mid_map
+    ready, signal = IO.pipe
+    @fds = open_fds
+    with_pool(->(x) { x == 500 ? (signal.puts(Process.pid) || sleep(30)) : x }) do |pool, _pids|
+      victim = kill_when_ready(ready)
+      error = assert_raises(Loom::Workers::Errors) { pool.map((0..999).to_a, fail_fast: false) }
+      victim.join
+      assert_only_error(error, 500, Loom::Workers::WorkerDiedError, /killed by SIGKILL while running item 500 /)
+      assert_equal (0..999).to_a - [500], error.results.compact
+      assert_equal [1, 2, 3], pool.map([1, 2, 3]), "a replacement worker serves the pool"
+    end
+  ensure
+    [ready, signal].each(&:close)
+  end
+
+  def test_exit_bang_in_the_block
+    with_pool(->(x) { x == 3 ? exit!(7) : x * 2 }) do |pool, _pids|
+      error = assert_raises(Loom::Workers::WorkerDiedError) { pool.map([3]) }
+      assert_match(/exited with status 7 while running item 3 \(index 0\)/, error.message)
+      collected = assert_raises(Loom::Workers::Errors) { pool.map((0..9).to_a, fail_fast: false) }
+      assert_equal [3], collected.errors.keys
+      assert_kind_of Loom::Workers::WorkerDiedError, collected.errors[3]
+      assert_equal [0, 2, 4, nil, 8, 10, 12, 14, 16, 18], collected.results
+      assert_equal [2], pool.map([1])
+    end
+  end
+
+  def test_unmarshalable_result_names_the_item
+    with_pool(->(x) { x == 4 ? -> {} : x }) do |pool, _pids|
+      error = assert_raises(Loom::Workers::UnmarshalableError) { pool.map([4]) }
+      assert_match(/result of item 4 .*Proc/, error.message)
+      collected = assert_raises(Loom::Workers::Errors) { pool.map((0..9).to_a, fail_fast: false) }
+      assert_kind_of Loom::Workers::UnmarshalableError, collected.errors[4]
+      assert_equal [0, 1, 2, 3, nil, 5, 6, 7, 8, 9], collected.results
+    end
+  end
+
+  def test_unmarshalable_item_and_exception
+    with_pool(->(x) { x == 1 ? raise(unmarshalable_error) : x }) do |pool, _pids|
+      items = [0, 1, 2, proc { 3 }]
+      error = assert_raises(Loom::Workers::Errors) { pool.map(items, fail_fast: false) }
+      assert_equal [1, 3], error.errors.keys.sort
+      assert_match(/item 1 raised .*odd/, error.errors[1].message)
+      assert_match(/item #<Proc.* \(index 3\) cannot be sent/, error.errors[3].message)
+      assert_equal [0, nil, 2, nil], error.results
+    end
+  end
+
+  def test_a_block_raising_in_1_of_1000_items
+    with_pool(->(x) { x == 617 ? raise(ArgumentError, "no #{x}") : -x }) do |pool, _pids|
+      error = assert_raises(ArgumentError) { pool.map((0..999).to_a) }
+      assert_equal "no 617", error.message
+      assert_equal 617, error.index
+      error.results.each_with_index { |result, i| assert_equal(-i, result) if result }
+      collected = assert_raises(Loom::Workers::Errors) { pool.map((0..999).to_a, fail_fast: false) }
+      assert_only_error(collected, 617, ArgumentError, /no 617/)
+      assert_equal 999, collected.results.compact.size
+    end
+  end
+
+  def test_garbage_collected_pool_leaves_no_zombie
+    pids = make_and_drop_pool
+    Timeout.timeout(10) do
+      GC.start until pids.none? { |pid| child?(pid) } || !sleep(0.05)
+    end
+    assert_reaped(pids)
+  end
+
+  private
+
+  # Kills the worker whose pid arrives on ready.
+  def kill_when_ready(ready) = Thread.new { Process.kill(:KILL, Integer(ready.gets)) }
+
+  def unmarshalable_error
+    RuntimeError.new("odd").tap { |e| e.instance_variable_set(:@io, $stdout) }
+  end
+
+  def make_and_drop_pool
+    Loom::Pool.new(worker: :process, size: 2) { |x| x }.worker_pids
+  end
+
+  def child?(pid)
+    Process.waitpid(pid, Process::WNOHANG)
+    true
+  rescue Errno::ECHILD
+    false
+  end
+end

@@ -97,7 +97,10 @@ Loom::Bench.suite(:checks) do |s|
         end
         nil
       },
-      body: "Loom::Bench::ChecksSuite.simple(x)  # x + 1"
+      loom_code: "prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.simple(x) }\n" \
+                 "Loom::Check.assert(prop, worker: WORKER, seed: SEED)  # simple(x) = x + 1",
+      pbt_code: "Pbt.assert(worker: WORKER, seed: SEED, num_runs: 100) do\n  " \
+                "Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.simple(x) }\nend"
     },
     "cpu_bound" => {
       estimate: 0.6,
@@ -114,7 +117,11 @@ Loom::Bench.suite(:checks) do |s|
         end
         nil
       },
-      body: "Loom::Bench::ChecksSuite.tarai(x, y, z)  # tarai(9, 4, 0): 55,229 calls; 10 runs under --quick"
+      loom_code: "prop = Loom::Check.property(Loom::Check.constant([9, 4, 0])) do |x, y, z|\n  " \
+                 "Loom::Bench::ChecksSuite.tarai(x, y, z)  # 55,229 calls\nend\n" \
+                 "Loom::Check.assert(prop, worker: WORKER, runs: ctx.quick? ? 10 : 100)",
+      pbt_code: "Pbt.assert(worker: WORKER, num_runs: ctx.quick? ? 10 : 100) do\n  " \
+                "Pbt.property(Pbt.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }\nend"
     },
     "io_bound" => {
       estimate: 0.1,
@@ -129,7 +136,11 @@ Loom::Bench.suite(:checks) do |s|
         end
         nil
       },
-      body: "Loom::Bench::ChecksSuite.io_bound(str)  # File.read(92 KB file) + str"
+      loom_code: "prop = Loom::Check.property(Loom::Check.ascii_string) { |str| " \
+                 "Loom::Bench::ChecksSuite.io_bound(str) }\n" \
+                 "Loom::Check.assert(prop, worker: WORKER, seed: SEED)  # io_bound(str) = File.read(92 KB file) + str",
+      pbt_code: "Pbt.assert(worker: WORKER, seed: SEED, num_runs: 100) do\n  " \
+                "Pbt.property(Pbt.ascii_string) { |str| Loom::Bench::ChecksSuite.io_bound(str) }\nend"
     },
     "failure_simple" => {
       estimate: 0.1,
@@ -148,7 +159,12 @@ Loom::Bench.suite(:checks) do |s|
       rescue Pbt::PropertyFailure => e
         suite.failure_metrics(e.message[/counterexample: (\S+)/, 1] || "?", e.message[/Shrunk (\d+) time/, 1].to_i)
       end,
-      body: "Loom::Bench::ChecksSuite.failure(x)  # x > 100 ? raise : nil; expects a Failure, shrinks"
+      loom_code: "prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }\n" \
+                 "Loom::Check.assert(prop, worker: WORKER, seed: SEED)  # failure(x) = x > 100 ? raise : nil\n" \
+                 "rescue Loom::Check::Failure  # shrunk to 101",
+      pbt_code: "Pbt.assert(worker: WORKER, seed: SEED, num_runs: 100) do\n  " \
+                "Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }\nend\n" \
+                "rescue Pbt::PropertyFailure  # shrunk to 114"
     }
   }
 
@@ -159,8 +175,7 @@ Loom::Bench.suite(:checks) do |s|
       s.row "#{name}: loom #{worker}", library: "loom", compare: name, params: { case: name, worker: worker },
                                        requires: ["loom/check"], isolate: worker == :ractor,
                                        estimate: spec[:estimate] do |r|
-        r.code "Loom::Check.assert(Loom::Check.property(arbitrary) { |...| #{spec[:body]} },\n                   " \
-               "worker: #{worker.inspect}, seed: SEED)"
+        r.code spec[:loom_code].sub("WORKER", worker.inspect)
         r.setup(&setup)
         r.run { |_state, ctx| spec[:loom].call(worker, ctx) }
       end
@@ -169,8 +184,7 @@ Loom::Bench.suite(:checks) do |s|
       s.row "#{name}: pbt #{worker}", library: "pbt", compare: name, params: { case: name, worker: worker },
                                       requires: ["pbt"], isolate: worker == :ractor,
                                       estimate: spec[:estimate] * (worker == :ractor ? 4 : 1) do |r|
-        r.code "Pbt.assert(worker: #{worker.inspect}, seed: SEED, num_runs: 100) do\n  " \
-               "Pbt.property(arbitrary) { |...| #{spec[:body]} }\nend"
+        r.code spec[:pbt_code].sub("WORKER", worker.inspect)
         r.setup(&setup)
         r.run { |_state, ctx| spec[:pbt].call(worker, ctx) }
       end
@@ -184,8 +198,7 @@ Loom::Bench.suite(:checks) do |s|
     s.row "failure_simple: #{label}", library: library, compare: "failure_simple, processes",
                                       params: { case: "failure_simple", worker: worker },
                                       requires: %w[loom/check parallel], estimate: worker == :process ? 0.1 : 1 do |r|
-      r.code "Loom::Check.assert(Loom::Check.property(Loom::Check.integer) { |x| ChecksSuite.failure(x) },\n                   " \
-             "worker: #{worker.inspect}, seed: SEED)  # size: 2 workers (cores)"
+      r.code "#{cases['failure_simple'][:loom_code].sub('WORKER', worker.inspect)}\n# 2 workers (one per core)"
       r.run { |_state, ctx| failure.call(worker, ctx) }
     end
   end

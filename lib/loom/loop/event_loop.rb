@@ -8,7 +8,8 @@ module Loom
   # - run-queue entries respond to +__run__+,
   # - timer targets to +__timeout__(timer)+,
   # - IO waiters to +__io_ready__+,
-  # - {#run_until} stops when its +until_done+ object's +__resumed__+ is true.
+  # - {#run_until} stops when its +until_done+ object's +__resumed__+ is true
+  #   (a root evaluation's +__run__+ returns the evaluation itself).
   #
   # The loop does not run in a fiber of its own: a fiber that waits outside a
   # concurrent proc (e.g. the thread's root fiber) runs the loop itself until
@@ -54,10 +55,10 @@ module Loom
     attr_reader :thread
     # @return [Array] idle worker fibers (see Loom::Proc::Worker)
     attr_reader :pool
-    # @return [Integer] started, unfinished concurrent-proc fibers
-    attr_accessor :live
     # @return [Integer] the maximum of live fibers before starts are held back
     attr_accessor :max_live_fibers
+    # @return [Integer] proc fibers alive (running, waiting or idle in the pool)
+    attr_reader :fibers
 
     def initialize
       @thread = Thread.current
@@ -81,7 +82,7 @@ module Loom
       @io.clear
       @pool.clear
       @held.clear
-      @live = 0
+      @fibers = 0
       @seq = 0
       @fast_io = 0
       reset_wakeup
@@ -143,25 +144,28 @@ module Loom
       @queue.empty? && (@fast_io += 1) < 64
     end
 
-    # Holds back the start of +entry+ until a live fiber finishes.
+    # @return [Integer] proc fibers running or waiting (not idle in the pool)
+    def live
+      @fibers - @pool.size
+    end
+
+    # Whether a new proc fiber may be created for +entry+; if not, the entry
+    # is held back and re-queued when a fiber is free again. Only the slow
+    # path (empty pool) gets here.
     # @param entry [#__run__]
-    # @return [void]
-    def hold(entry)
+    # @return [Boolean]
+    def fiber_for?(entry)
+      return true if @fibers < @max_live_fibers
+
       @held << entry
+      false
     end
 
-    # Called when a started fiber finishes: releases one held-back start.
+    # Counts a fiber created (+1) or ended (-1).
+    # @param delta [Integer]
     # @return [void]
-    def fiber_finished
-      @live -= 1
-      @queue << @held.shift unless @held.empty?
-    end
-
-    # Releases one held-back start if a fiber is free for it (called when a
-    # held-back evaluation turned out to be concluded before it started).
-    # @return [void]
-    def release_held
-      @queue << @held.shift if !@held.empty? && @live < @max_live_fibers
+    def count_fiber(delta)
+      @fibers += delta
     end
 
     # Delivers +receiver.__send__(message, argument)+ to this loop's thread.
@@ -186,10 +190,10 @@ module Loom
         # after timers and IO had their turn.
         count = queue.size
         while count.positive?
-          queue.shift.__run__
-          return if until_done.__resumed__
-
           count -= 1
+          # An entry's __run__ returns the root evaluation it resumed, so the
+          # flag is only read then (bench wait_methods "wait 0").
+          return if queue.shift.__run__.equal?(until_done) && until_done.__resumed__
         end
         poll
       end
@@ -201,12 +205,23 @@ module Loom
     # timers, IO readiness. Sleeps when nothing is runnable.
     def poll
       @fast_io = 0
+      release_held unless @held.empty?
       drain_inbox unless @inbox.empty?
       fire_timers unless @timers.empty?
       if @queue.empty?
         sleep_until_work
       elsif !@io.empty?
         @io.select(0, nil)
+      end
+    end
+
+    # Re-queues held-back starts for the idle fibers and the fibers that may
+    # still be created.
+    def release_held
+      free = @pool.size + @max_live_fibers - @fibers
+      while free.positive? && !@held.empty?
+        @queue << @held.shift
+        free -= 1
       end
     end
 

@@ -139,7 +139,7 @@ module Loom
 
     # Run by the loop: marks the root evaluation resumed; the loop running in
     # its fiber then returns from its wait.
-    # @return [void]
+    # @return [Evaluation, nil] self, unless the entry was stale
     def __run__
       if (stale = @stale)
         @stale = stale > 1 ? stale - 1 : nil
@@ -149,6 +149,7 @@ module Loom
       @scheduled = false
       @waiting = false
       @resumed = true
+      self
     end
 
     # @return [Boolean] whether the root evaluation was resumed

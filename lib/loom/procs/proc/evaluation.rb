@@ -150,9 +150,7 @@ module Loom
           value = @run_value
           @run_value = nil
           worker.fiber.resume(value)
-        elsif @concluded
-          @loop.release_held
-        else
+        elsif !@concluded
           __start__
         end
       end
@@ -160,9 +158,7 @@ module Loom
       # @return [void]
       def __start__
         loop = @loop
-        return loop.hold(self) if loop.live >= loop.max_live_fibers
-
-        worker = loop.pool.pop || Worker.create(loop)
+        worker = loop.pool.pop || (loop.fiber_for?(self) && Worker.create(loop)) or return
         proc = @proc
         args = @args
         @proc = @args = nil

@@ -18,9 +18,7 @@ module Loom
       # @return [void]
       def __run__
         loop = @loop
-        return loop.hold(self) if loop.live >= loop.max_live_fibers
-
-        worker = loop.pool.pop || Worker.create(loop)
+        worker = loop.pool.pop || (loop.fiber_for?(self) && Worker.create(loop)) or return
         worker.__start__(@proc, @args, nil, nil)
       rescue FiberRefusedError => e
         @proc.__report_error__(e)

@@ -13,6 +13,10 @@ module Loom
     #
     # Protocol with whoever resumes the fiber: a resume returns SUSPENDED when
     # the proc waits, a {Failure} when it raised, else the proc's result.
+    #
+    # The code here is the hot path of every call method (bench suites
+    # call_methods and call_methods_waiting): it avoids method calls where
+    # an instance variable will do.
     class Worker
       SUSPENDED = Object.new.freeze
       # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
@@ -23,10 +27,12 @@ module Loom
         # @return [Worker] a new, started worker
         # @raise [FiberRefusedError] when the OS refuses the fiber
         def create(loop)
-          new(loop)
+          worker = new(loop)
+          loop.count_fiber(1)
+          worker
         rescue FiberError, NoMemoryError, Errno::ENOMEM => e
           raise FiberRefusedError, "cannot create a fiber for a concurrent proc (#{e.class}: #{e.message}); " \
-                                   "#{loop.live} are running. Wait for some to finish (or lower " \
+                                   "#{loop.fibers} exist. Wait for some to finish (or lower " \
                                    "EventLoop#max_live_fibers) before starting more."
         end
       end
@@ -37,6 +43,7 @@ module Loom
       # @param loop [EventLoop]
       def initialize(loop)
         @loop = loop
+        @pool = loop.pool
         @evaluation = nil
         @fiber = Fiber.new(blocking: false) { work }
         # Resume once now, so that a refused stack shows up here, where the
@@ -81,49 +88,44 @@ module Loom
 
       private
 
+      # rubocop:disable Metrics/MethodLength -- one frame less per proc run
       def work
         Thread.current[Evaluation::FIBER_KEY] = self
         Fiber.yield
-        event_loop = @loop
+        pool = @pool
         while true # `loop` would cost a block call per proc run
-          result = run_job
-          event_loop.fiber_finished
-          pool = event_loop.pool
+          begin
+            result = @proc.__invoke__(*@args)
+            @evaluation&.__finished__(result)
+          rescue Proc::Evaluation::Cancelled
+            @evaluation&.__finished__(nil)
+            result = nil
+          rescue StandardError, ScriptError, SystemStackError => e
+            result = failed(e)
+          rescue Exception => e # rubocop:disable Lint/RescueException -- wake awaiters, let exit/Interrupt through
+            died(e)
+          end
+          @evaluation = @proc = @args = @parent = nil
           break if pool.size >= EventLoop::POOL_SIZE
 
           pool << self
           Fiber.yield result
         end
+        @loop.count_fiber(-1)
         result
       end
+      # rubocop:enable Metrics/MethodLength
 
-      def run_job
-        @loop.live += 1
-        proc = @proc
-        args = @args
-        @args = nil
-        begin
-          result = proc.__invoke__(*args)
-          finish(result)
-          result
-        rescue Proc::Evaluation::Cancelled
-          finish(nil)
-          nil
-        rescue StandardError, ScriptError, SystemStackError => e
-          proc.__report_error__(e)
-          finish(e)
-          Failure.new(e)
-        rescue Exception => e # rubocop:disable Lint/RescueException -- wake awaiters, then let exit/Interrupt through
-          finish(e)
-          @loop.fiber_finished
-          raise
-        end
+      def failed(error)
+        @proc.__report_error__(error)
+        @evaluation&.__finished__(error)
+        Failure.new(error)
       end
 
-      def finish(result)
-        evaluation = @evaluation
-        @evaluation = @proc = @parent = nil
-        evaluation&.__finished__(result)
+      def died(error)
+        @evaluation&.__finished__(error)
+        @loop.count_fiber(-1)
+        raise error
       end
     end
   end

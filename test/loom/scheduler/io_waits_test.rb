@@ -3,6 +3,7 @@
 require "test_helper"
 require "socket"
 require "timeout"
+require "io/wait"
 require_relative "bounded"
 
 # sleep, pipes and sockets: each test shows that a plain blocking
@@ -153,5 +154,36 @@ class SchedulerIOWaitsTest < Minitest::Test
 
     assert_equal "ECHO", reply
     assert_equal %i[accepting connecting accepted], log
+  end
+
+  # Documented limitation (docs/scheduler.md): Ruby 3.1's IO.select calls no
+  # hook, so it blocks the whole thread; IO#wait_readable and
+  # Loom.await_readable suspend only the fiber.
+  def test_io_select_blocks_the_thread_but_wait_readable_does_not
+    waits = {
+      select: ->(reader) { IO.select([reader], nil, nil, 0.01) }, # rubocop:disable Lint/IncompatibleIoSelectWithFiberScheduler
+      wait_readable: ->(reader) { reader.wait_readable(0.01) },
+      await_readable: ->(reader) { Loom.await_readable(reader, within: 0.01) }
+    }
+    orders = waits.transform_values { |wait| order_around(wait) }
+
+    expected = { select: %i[waited other], wait_readable: %i[other waited], await_readable: %i[other waited] }
+
+    assert_equal expected, orders
+  end
+
+  private
+
+  def order_around(wait)
+    log = []
+    run_bounded do
+      reader, = IO.pipe
+      Loom.concurrently do
+        wait.call(reader)
+        log << :waited
+      end
+      Loom.concurrently { log << :other }
+    end
+    log
   end
 end

@@ -24,7 +24,7 @@ module Loom
 
       # @param loop [Loom::EventLoop] the loop of the fiber's thread
       def initialize(loop)
-        @loop = loop
+        @mailbox = LoopMailbox.for(loop)
         @thread = loop.thread
         @evaluation = nil
         @armed = false
@@ -47,14 +47,14 @@ module Loom
       end
 
       # Wakes the armed evaluation. Safe from any thread or fiber: from
-      # another thread the wake-up goes through the loop's inbox.
+      # another thread the wake-up goes through the loop's {LoopMailbox}.
       # @param _value [Object] ignored: the waiter reads the promise itself
       # @return [void]
       def resume!(_value = nil)
         if Thread.current.equal?(@thread)
           __fire__(nil)
         else
-          @loop.deliver(self, :__fire__, nil)
+          @mailbox.post(self)
         end
       end
 

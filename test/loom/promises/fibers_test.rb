@@ -39,6 +39,21 @@ class PromiseFibersTest < Minitest::Test
     assert thread.join(5)
   end
 
+  def test_threads_wake_fibers_in_a_forked_child
+    skip "no fork here" unless Process.respond_to?(:fork)
+    warm = Loom::Promise.new # the parent's mailbox is in use before the fork
+    Loom.concurrently { warm.value(5) }
+    Thread.new { warm.fulfill(1) }.join(5)
+    pid = fork do
+      promise = Loom::Promise.new
+      waiter = Loom.concurrently { promise.value(5) }
+      Thread.new { promise.fulfill(:child) }
+      exit!(waiter.await_result(within: 5) == :child ? 0 : 1)
+    end
+    _, status = Timeout.timeout(10) { Process.wait2(pid) }
+    assert_predicate status, :success?
+  end
+
   def test_fiber_timeouts
     promise = Loom::Promise.new
     waiter = Loom.concurrently { [promise.wait(0.01), promise.value(0.01)] }

@@ -11,18 +11,24 @@ module Loom
 
       # @param predicate [Proc] the property block (made shareable for ractors)
       # @param mode [Symbol] :single, :positional or :keywords
-      # @return [Proc] ->(batch) { nil or [index, error] }
-      def self.build(predicate, mode)
-        ->(batch) { Handler.run_batch(predicate, mode, batch) }
+      # @param token [Array(Integer), nil] shared with the driver by in-process
+      #   workers: a batch whose generation is no longer token[0] was cancelled
+      # @return [Proc] ->([generation, batch]) { nil or [index, error] }
+      def self.build(predicate, mode, token = nil)
+        ->((generation, batch)) { Handler.run_batch(predicate, mode, batch, generation: generation, token: token) }
       end
 
       # @param predicate [Proc]
       # @param mode [Symbol]
       # @param batch [Array<(Integer, Object)>] [index, args] pairs, in index order
       # @param portable [Boolean] replace errors Marshal cannot carry (process workers)
-      # @return [(Integer, Exception), nil] the first failure of the batch, or nil
-      def self.run_batch(predicate, mode, batch, portable: true)
+      # @param generation [Integer] the batch's generation
+      # @param token [Array(Integer), nil] the current generation (nil: never cancelled)
+      # @return [(Integer, Exception), nil] the first failure of the batch, or nil (also when cancelled)
+      def self.run_batch(predicate, mode, batch, portable: true, generation: 0, token: nil) # rubocop:disable Metrics/ParameterLists -- hot path, no options hash
         batch.each do |index, args|
+          return nil if token && token[0] != generation
+
           invoke(predicate, mode, args)
         rescue *FATAL
           raise

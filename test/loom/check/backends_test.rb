@@ -37,6 +37,20 @@ class BackendsTest < Minitest::Test
     end
   end
 
+  def test_in_process_workers_cancel_outstanding_runs_after_a_failure
+    calls = Queue.new
+    prop = C.property(C.nat) do |n|
+      calls << n
+      raise "first" if calls.size == 1
+
+      sleep 0.005
+    end
+    # One worker: the failing first chunk runs first; the second (50 runs) is queued behind it.
+    result = Timeout.timeout(LIMIT) { C.check(prop, seed: 1, worker: :thread, size: 1, max_shrinks: 0) }
+    assert_equal 1, result.runs
+    assert_operator calls.size, :<, 10, "the queued chunk should stop at once, not run its 50 cases"
+  end
+
   def test_a_value_that_cannot_be_marshaled_is_a_harness_error_on_processes
     skip "process workers not available" unless self.class.available.include?(:process)
 

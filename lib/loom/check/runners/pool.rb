@@ -10,12 +10,17 @@ module Loom
       # Cases go out in chunks, at most two per worker in flight, and are
       # awaited in index order: once a chunk reports a failure no further
       # chunk is sent and later ones are not awaited, so the lowest-index
-      # failure wins whatever the backend, and outstanding work is dropped.
+      # failure wins whatever the backend. In-process workers (fiber,
+      # thread) also stop the outstanding chunks: they share a generation
+      # token with the driver and skip the rest of a cancelled chunk.
+      # Process and ractor workers finish the chunks already sent.
       class Pool
         # Chunks in flight per worker: one running, one queued behind it.
         IN_FLIGHT = 2
         # Shrink candidates per call per worker: enough to fill every worker once.
         BATCH_PER_WORKER = 32
+        # Backends that share memory with the driver, hence can see a cancellation.
+        SHARED_MEMORY = %i[inline fiber thread].freeze
 
         # @param property [Property]
         # @param worker [Symbol] a Loom::Pool backend
@@ -23,9 +28,11 @@ module Loom
         # @raise [NotIsolatableError] for :ractor when the block cannot be isolated
         def initialize(property, worker:, size:)
           predicate = worker == :ractor ? Isolation.shareable(property.predicate) : property.predicate
-          handler = Handler.build(predicate, property.mode)
+          @token = [0] if SHARED_MEMORY.include?(worker)
+          handler = Handler.build(predicate, property.mode, @token)
           handler = Ractor.make_shareable(handler) if worker == :ractor
           @size = size
+          @limit = size * IN_FLIGHT
           @pool = Loom::Pool.new(worker: worker, size: size, &handler)
         end
 
@@ -39,11 +46,12 @@ module Loom
         # @raise [Loom::Workers::Error] when the machinery fails (dead worker, unmarshalable value)
         def first_failure(cases, deadline)
           chunks = cases.each_slice((cases.size.to_f / (@size * IN_FLIGHT)).ceil).to_a
+          generation = @token ? @token[0] : 0
           in_flight = []
           until chunks.empty? && in_flight.empty?
-            in_flight << @pool.submit(chunks.shift) while in_flight.size < @size * IN_FLIGHT && chunks.any?
+            in_flight << @pool.submit([generation, chunks.shift]) while in_flight.size < @limit && chunks.any?
             failure = await(in_flight.shift, deadline)
-            return failure if failure
+            return cancel(failure) if failure
           end
           nil
         end
@@ -53,6 +61,11 @@ module Loom
         def close = @pool.shutdown
 
         private
+
+        def cancel(failure)
+          @token[0] += 1 if @token
+          failure
+        end
 
         def await(promise, deadline)
           return promise.value! unless deadline

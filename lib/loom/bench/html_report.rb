@@ -32,6 +32,7 @@ module Loom
           <html lang="en"><head><meta charset="utf-8"><title>loom bench report</title><style>#{STYLE}</style></head>
           <body>
           <h1>loom bench report</h1>
+          #{stopped}
           #{environment}
           #{contents}
           #{summary}
@@ -42,6 +43,11 @@ module Loom
       end
 
       private
+
+      def stopped
+        reason = @results.data["stopped"]
+        reason ? %(<p class="failed">Run #{esc(reason)}: rows have fewer trials than planned.</p>) : ""
+      end
 
       def environment
         env = @results.environment

@@ -50,7 +50,12 @@ module Loom
         env = @results.environment
         "# loom bench report\n\n#{env['date']} · seed #{@results.data['seed']} " \
           "(repeat with `loom bench --seed #{@results.data['seed']}`) · #{@results.records.size} trials " \
-          "in random order · GC #{env['gc']}\n"
+          "in random order · GC #{env['gc']}\n#{stopped_note}"
+      end
+
+      def stopped_note
+        stopped = @results.data["stopped"]
+        stopped ? "\n**Run #{stopped}**: rows have fewer trials than planned.\n" : ""
       end
 
       def environment

@@ -6,6 +6,12 @@ module Loom
     # seeded random order so that background noise spreads over all
     # configurations instead of hitting one (the method of
     # more-fiber-benchmarking.txt). Also sizes each suite to its time budget.
+    #
+    # The order is shuffled in rounds: round k holds trial k of every
+    # configuration, in a random order. A slow spell of the machine then
+    # lands on all configurations alike (a full shuffle only makes that
+    # likely), and a run stopped early (Ctrl-C, the deadline) still has every
+    # configuration measured as often as the others, give or take one.
     class Plan
       # One run: a trial of a row under a Ruby variant.
       Run = Struct.new(:suite, :row, :variant, :trial, :trials, :seconds, :isolated, keyword_init: true) do
@@ -47,7 +53,8 @@ module Loom
         @skipped = skipped
         @budget_scale = [TOTAL_BUDGET / suites.sum(&:budget).clamp(1, nil), 1.0].min
         @sizes = suites.to_h { |suite| [suite, size(suite, trials, seconds)] }
-        @runs = build(suites).shuffle(random: Random.new(seed))
+        random = Random.new(seed)
+        @runs = build(suites).group_by(&:trial).sort.flat_map { |_, round| round.shuffle(random: random) }
       end
 
       # @param suite [Suite]

@@ -15,12 +15,14 @@ module Loom
       # @param keep_gc [Boolean] keep GC on in rate windows
       # @param io [IO] where the estimate and progress go
       # @param load_errors [Hash{String => String}] suite files that failed to load, for the report
+      # @param deadline [Float, nil] seconds after which no further trial starts (nil: none)
       def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, keep_gc: false, io: $stderr, # rubocop:disable Metrics/ParameterLists -- one per CLI option
-                     load_errors: {})
+                     load_errors: {}, deadline: nil)
         @suites = suites
         @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, keep_gc: keep_gc }
         @io = io
         @load_errors = load_errors
+        @deadline = deadline
       end
 
       # @return [Results]
@@ -52,7 +54,7 @@ module Loom
         environment["load_average_after"] = Environment.load_average
         environment["elapsed_seconds"] = elapsed.round(3)
         environment["estimated_seconds"] = plan.estimate.round(3)
-        @io.puts "interrupted: writing the #{records.size} trials measured so far" if @interrupted
+        @io.puts "#{@stopped}: writing the #{records.size} trials measured so far" if @stopped
         @io.puts "measured #{records.size} trials in #{Progress.format_seconds(elapsed)} " \
                  "(estimated #{Progress.format_seconds(plan.estimate)}); per suite, taken/estimated: " +
                  suite_times(plan, records)
@@ -91,24 +93,35 @@ module Loom
                name: suite.name, rows: suite.rows.size, trials: trials, window: window, estimate: estimate)
       end
 
-      # Ctrl-C stops the run but keeps what was measured: the report is
-      # written from the trials done so far and says it was interrupted.
+      # Ctrl-C, or the deadline passing, stops the run but keeps what was
+      # measured: the report is written from the trials done so far and says
+      # why it stopped (the plan's rounds keep the trials per row even).
       def execute(plan)
         progress = Progress.new(@io, total: plan.runs.size, estimate: plan.estimate)
         warm = {}
         records = []
+        started = clock
         plan.runs.each_with_index do |run, index|
+          break deadline_passed(plan, index) if @deadline && clock - started > @deadline
+
           progress.start(run)
           records << measure(run, warm).merge("order" => index + 1)
           progress.finish(run, self.class.describe(records.last))
         end
         records
       rescue Interrupt
-        @interrupted = true
+        @stopped = "interrupted"
         records
       ensure
         progress&.close
       end
+
+      def deadline_passed(plan, index)
+        @stopped = "stopped at the #{Progress.format_seconds(@deadline)} deadline, " \
+                   "#{plan.runs.size - index} of #{plan.runs.size} trials not run"
+      end
+
+      def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
       def measure(run, warm)
         key = [run.row, run.variant]
@@ -136,7 +149,7 @@ module Loom
           "sizes" => @suites.to_h { |s| [s.name, { "trials" => plan.size_of(s)[0], "seconds" => plan.size_of(s)[1] }] },
           "environment" => environment, "suites" => @suites.to_h { |s| [s.name, s.to_h] },
           "skipped" => skipped.map { |row, note| { "suite" => row.suite.name, "row" => row.name, "reason" => note } },
-          "load_errors" => @load_errors, "interrupted" => @interrupted || false, "records" => records }
+          "load_errors" => @load_errors, "stopped" => @stopped, "records" => records }
       end
     end
   end

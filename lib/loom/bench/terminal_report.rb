@@ -19,7 +19,8 @@ module Loom
       # @return [String]
       def render
         sections = @summaries.group_by(&:suite_name).map { |name, rows| suite_section(name, rows) }
-        [*sections, skipped_section, summary_section].compact.join("\n")
+        stopped = @results.data["stopped"] && "Run #{@results.data['stopped']}: rows have fewer trials than planned.\n"
+        [*sections, skipped_section, summary_section, stopped].compact.join("\n")
       end
 
       private

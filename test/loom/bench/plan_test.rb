@@ -51,6 +51,16 @@ class BenchPlanTest < Minitest::Test
     refute_equal order.call(42), order.call(42).sort
   end
 
+  def test_the_order_goes_in_rounds_of_one_trial_per_configuration
+    runs = Plan.new(suites, seed: 3, variants: [current], trials: 4).runs
+    configurations = runs.map { |r| [r.row, r.variant] }.uniq.size
+
+    runs.each_slice(configurations).with_index(1) do |round, trial|
+      assert_equal [trial], round.map(&:trial).uniq
+      assert_equal configurations, round.map { |r| [r.row, r.variant] }.uniq.size
+    end
+  end
+
   def test_rows_are_interleaved_not_grouped
     runs = Plan.new(suites, seed: 7, variants: [current], trials: 10).runs
     changes = runs.each_cons(2).count { |a, b| a.row != b.row }

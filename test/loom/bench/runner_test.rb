@@ -87,6 +87,20 @@ class BenchRunnerTest < Minitest::Test
     end
   end
 
+  def test_a_passed_deadline_stops_the_run_and_says_so
+    load File.join(FIXTURES, "demo_rate.rb")
+    io = StringIO.new
+    suites = [Loom::Bench.registry.fetch("demo_rate")]
+    results = Loom::Bench::Runner.new(suites, seed: 1, variants: [variant], trials: 3, seconds: 0.01, quick: true,
+                                              io: io, deadline: 0.0001).call
+
+    assert_operator results.records.size, :<, 12
+    assert_match(/stopped at the 0s deadline, \d+ of 15 trials not run/, results.data["stopped"])
+    assert_match(/stopped at the 0s deadline/, io.string)
+  end
+
+  def variant = Loom::Bench::Environment.yjit? ? "yjit" : "no-yjit"
+
   def test_reading_something_else_is_a_clear_error
     Dir.mktmpdir do |dir|
       File.write(File.join(dir, "results.json"), "{\"schema\": \"other\"}")

@@ -79,10 +79,17 @@ module Loom
       def announce(plan)
         @io.puts "loom bench: seed #{plan.seed} (repeat with --seed #{plan.seed}); #{plan.runs.size} trials " \
                  "in random order; GC #{@options[:keep_gc] ? 'on' : 'off (--gc keeps it on)'} in rate windows; " \
-                 "estimated #{Progress.format_seconds(plan.estimate)}"
+                 "estimated #{Progress.format_seconds(plan.estimate)}#{deadline_note(plan)}"
         @suites.each { |suite| @io.puts suite_estimate(plan, suite) }
         plan.skipped.each { |row, note| @io.puts "  #{row.suite.name}/#{row.name}: #{note}" }
         @load_errors.each { |file, message| @io.puts "  #{File.basename(file)} not loaded: #{message}" }
+      end
+
+      def deadline_note(plan)
+        return "" unless @deadline
+
+        over = plan.estimate > @deadline ? ", over" : ", within"
+        "#{over} the #{Progress.format_seconds(@deadline)} deadline (--deadline)"
       end
 
       def suite_estimate(plan, suite)

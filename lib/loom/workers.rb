@@ -34,10 +34,8 @@ module Loom
       end
 
       # @api private
-      # @return [Loom::Promise, Future] a new unresolved promise
-      def new_promise
-        defined?(Loom::Promise) ? Loom::Promise.new : Future.new
-      end
+      # @return [Loom::Promise] a new unresolved promise
+      def new_promise = Loom::Promise.new
     end
   end
 
@@ -90,12 +88,12 @@ module Loom
 end
 
 require_relative "workers/error"
-require_relative "workers/future"
 require_relative "workers/job"
 require_relative "workers/chunk"
 require_relative "workers/backend"
 require_relative "workers/inline_backend"
 require_relative "workers/thread_backend"
+require_relative "workers/fiber_backend"
 require_relative "workers/wire"
 require_relative "workers/process_child"
 require_relative "workers/process_lane"

@@ -67,7 +67,7 @@ module Loom
     # Queues one item.
     #
     # @param item [Object]
-    # @return [Loom::Promise] (or a promise-like {Loom::Workers::Future}) of the handler's result
+    # @return [Loom::Promise] of the handler's result
     # @raise [Loom::Workers::Error] when the pool is shut down
     # @example
     #   Loom::Pool.new(worker: :thread) { |x| x * 2 }.submit(21).value! # => 42

@@ -5,8 +5,8 @@ require "timeout"
 
 # The API every backend shares: map in order, submit, ask, errors, timeouts.
 class PoolTest < Minitest::Test
-  IN_PROCESS = %i[inline thread].freeze
-  ALL = %i[inline thread process].freeze
+  IN_PROCESS = %i[inline thread fiber].freeze
+  ALL = %i[inline thread fiber process].freeze
 
   def with_pool(worker, handler, size: 2, **options)
     pool = Loom::Pool.new(worker: worker, size: size, **options, &handler)
@@ -70,7 +70,7 @@ class PoolTest < Minitest::Test
     end
 
     define_method("test_#{worker}_item_timeout") do
-      with_pool(worker, ->(x) { x == 2 ? sleep(3) : x }, item_timeout: 0.2) do |pool|
+      with_pool(worker, ->(x) { x == 2 ? sleep(3) : x }, size: 1, item_timeout: 0.2) do |pool|
         error = assert_raises(Loom::Workers::TimeoutError) { pool.map([0, 1, 2, 3]) }
         assert_equal 2, error.index
         assert_equal [0, 1], error.results.first(2)
@@ -85,6 +85,34 @@ class PoolTest < Minitest::Test
         assert_equal [0, nil], error.results
       end
     end
+  end
+
+  # Ten items that each wait until all ten have started: only finishes if
+  # blocking calls of the block overlap (no timing involved).
+  %i[thread fiber].each do |worker|
+    define_method("test_#{worker}_blocking_items_overlap") do
+      started = Thread::Queue.new
+      gate = Thread::Queue.new
+      opener = Thread.new do
+        10.times { started.pop }
+        10.times { gate << :go }
+      end
+      results = Timeout.timeout(10) do
+        Loom.map((1..10).to_a, worker: worker, size: 10) do |x|
+          (started << x) && gate.pop && x
+        end
+      end
+      assert_equal (1..10).to_a, results
+    ensure
+      opener&.kill
+    end
+  end
+
+  def test_fiber_pool_from_inside_loom_run
+    pool = Loom::Pool.new(worker: :fiber, size: 3) { |x| x * 2 }
+    assert_equal [2, 4, 6], Timeout.timeout(10) { Loom.run { pool.map([1, 2, 3]) } }
+  ensure
+    pool&.shutdown
   end
 
   def test_loom_map_each_and_each_with_index

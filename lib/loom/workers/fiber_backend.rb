@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+module Loom
+  module Workers
+    # `size` fibers on a thread of the pool's own, under `Loom.run` (loom's
+    # loop with its Fiber::Scheduler installed), taking chunks from one queue.
+    # Blocking calls in the block (sleep, pipe and socket IO, Queue#pop,
+    # Timeout) suspend only the fiber that makes them, so IO-bound items
+    # overlap as they would on threads, for the price of a fiber each.
+    class FiberBackend < Backend
+      # Seconds shutdown(kill: true) waits for the fibers' thread to end.
+      KILL_WAIT = 1.0
+
+      private
+
+      def start
+        @queue = Thread::Queue.new
+        started = Thread::Queue.new
+        @thread = Thread.new(@queue) do |queue|
+          Thread.current.name = "loom-fibers"
+          Loom.run do
+            @size.times { Fiber.schedule { serve(queue) } }
+            started << true
+          end
+        end
+        started.pop
+      end
+
+      def serve(queue)
+        while (chunk = queue.pop)
+          run_chunk(chunk)
+        end
+      end
+
+      def enqueue(chunk)
+        ensure_running!
+        @queue << chunk
+      end
+
+      def stop(kill:)
+        @queue.close
+        return @thread.join unless kill
+
+        cancel_chunk(@queue.pop, "the pool was shut down") until @queue.empty?
+        @thread.kill
+        # Loom.run's ensure waits for its fibers; one blocked for ever in the
+        # block cannot be stopped from outside, so do not wait for ever.
+        @thread.join(KILL_WAIT)
+      end
+    end
+  end
+end

@@ -67,7 +67,7 @@ module Loom
       def run_options
         { seed: @options[:seed] || (Random.new_seed % 100_000), variants: variants, trials: @options[:trials],
           seconds: @options[:seconds], quick: @options[:quick], keep_gc: @options[:keep_gc], io: @err,
-          load_errors: Bench.load_errors, deadline: deadline }
+          load_errors: Bench.load_errors, deadline: deadline, isolate_all: @options[:isolate_all] || false }
       end
 
       # A default run must end within 15 minutes (the issue's promise), even
@@ -169,16 +169,23 @@ module Loom
           @options[:seconds] = positive(v, "--seconds", "seconds > 0, e.g. 0.5")
         end
         opts.on("--quick", "a smoke run: every suite end to end in under a minute") { @options[:quick] = true }
-        opts.on("--[no-]yjit", "run every row with (or without) YJIT, in fresh processes") do |v|
-          @options[:variants] = v
-        end
-        opts.on("--both", "run every row with and without YJIT") { @options[:variants] = :both }
         opts.on("--gc", "keep GC on in rate windows (default: off during the window)") { @options[:keep_gc] = true }
         opts.on("--seed N", Integer, "seed of the random order (printed by every run)") { |v| @options[:seed] = v }
         opts.on("--deadline S", Float, "start no trial after S seconds (default 840 unless sized; 0: none)") do |v|
           raise UsageError, "bad value for --deadline: #{v}; expected seconds >= 0, e.g. 600" if v.negative?
 
           @options[:deadline] = v.zero? ? nil : v
+        end
+        define_process_options(opts)
+      end
+
+      def define_process_options(opts)
+        opts.on("--[no-]yjit", "run every row with (or without) YJIT, in fresh processes") do |v|
+          @options[:variants] = v
+        end
+        opts.on("--both", "run every row with and without YJIT") { @options[:variants] = :both }
+        opts.on("--isolate", "run every trial in a fresh process (with --both: both variants alike)") do
+          @options[:isolate_all] = true
         end
       end
 

@@ -46,7 +46,10 @@ module Loom
       # @param seconds [Float, nil] rate window (nil: 1 s, fitted to the budget)
       # @param quick [Boolean]
       # @param skipped [Hash{Row => String}] rows not to run, with the reason
-      def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, skipped: {}) # rubocop:disable Metrics/ParameterLists -- one per CLI option
+      # @param isolate_all [Boolean] run every trial in a fresh process
+      def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, skipped: {}, # rubocop:disable Metrics/ParameterLists -- one per CLI option
+                     isolate_all: false)
+        @isolate_all = isolate_all
         @seed = seed
         @variants = variants
         @quick = quick
@@ -80,6 +83,11 @@ module Loom
         variant != (Environment.yjit? ? "yjit" : "no-yjit")
       end
 
+      # @param row [Row]
+      # @param variant [String]
+      # @return [Boolean] whether the row's trials under variant run in a fresh process
+      def isolated?(row, variant) = @isolate_all || row.isolate? || self.class.foreign?(variant)
+
       private
 
       def build(suites)
@@ -88,7 +96,7 @@ module Loom
           suite.rows.reject { |row| skipped.key?(row) }.flat_map do |row|
             @variants.product((1..trials).to_a).map do |variant, trial|
               Run.new(suite: suite, row: row, variant: variant, trial: trial, trials: trials, seconds: seconds,
-                      isolated: row.isolate? || self.class.foreign?(variant))
+                      isolated: isolated?(row, variant))
             end
           end
         end
@@ -140,7 +148,7 @@ module Loom
 
       # Trials plus, for a rate row warmed in this process, its first full warm-up.
       def rough_row(row, variant, trials, seconds)
-        isolated = row.isolate? || self.class.foreign?(variant)
+        isolated = isolated?(row, variant)
         first_warmup = isolated || row.kind == :duration ? 0 : seconds
         (trials * (per_run(row, seconds, isolated) + (isolated ? SPAWN_SECONDS : 0))) + first_warmup
       end

@@ -16,10 +16,12 @@ module Loom
       # @param io [IO] where the estimate and progress go
       # @param load_errors [Hash{String => String}] suite files that failed to load, for the report
       # @param deadline [Float, nil] seconds after which no further trial starts (nil: none)
+      # @param isolate_all [Boolean] run every trial in a fresh process
       def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, keep_gc: false, io: $stderr, # rubocop:disable Metrics/ParameterLists -- one per CLI option
-                     load_errors: {}, deadline: nil)
+                     load_errors: {}, deadline: nil, isolate_all: false)
         @suites = suites
-        @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, keep_gc: keep_gc }
+        @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, keep_gc: keep_gc,
+                     isolate_all: isolate_all }
         @io = io
         @load_errors = load_errors
         @deadline = deadline
@@ -69,7 +71,7 @@ module Loom
       end
 
       def check_requirements
-        all_foreign = @options[:variants].all? { |variant| Plan.foreign?(variant) }
+        all_foreign = @options[:isolate_all] || @options[:variants].all? { |variant| Plan.foreign?(variant) }
         @suites.flat_map(&:rows).each_with_object({}) do |row, skipped|
           note = row.load_requirements(resolve_only: row.isolate? || all_foreign)
           skipped[row] = note if note

@@ -76,6 +76,12 @@ class BenchPlanTest < Minitest::Test
     refute(plan.runs.select { |r| r.variant == current }.any?(&:isolated))
   end
 
+  def test_isolate_all_puts_every_trial_in_a_fresh_process
+    plan = Plan.new(suites, seed: 1, variants: [current], trials: 1, isolate_all: true)
+
+    assert(plan.runs.all?(&:isolated))
+  end
+
   def test_budget_shrinks_window_then_trials_but_not_below_the_floor
     big = Loom::Bench::Suite.new(:plan_big) do |s|
       s.budget 5

@@ -13,9 +13,14 @@ module Loom
       # @param mode [Symbol] :single, :positional or :keywords
       # @param token [Array(Integer), nil] shared with the driver by in-process
       #   workers: a batch whose generation is no longer token[0] was cancelled
-      # @return [Proc] ->([generation, batch]) { nil or [index, error] }
+      # @return [Proc] ->([generation, batch]) { [nil or [index, error], seconds spent] }; the
+      #   seconds let the driver size later chunks without counting round trips as work
       def self.build(predicate, mode, token = nil)
-        ->((generation, batch)) { Handler.run_batch(predicate, mode, batch, generation: generation, token: token) }
+        lambda do |(generation, batch)|
+          started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          failure = Handler.run_batch(predicate, mode, batch, generation: generation, token: token)
+          [failure, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started]
+        end
       end
 
       # @param predicate [Proc]

@@ -28,7 +28,7 @@ module Loom
         # @return [(Integer, Exception), nil] the lowest-index failure
         def first_failure(cases, _deadline)
           chunks = cases.each_slice((cases.size.to_f / @size).ceil).to_a
-          Parallel.map(chunks.map { |c| [0, c] }, in_processes: @size, &@handler).compact.min_by(&:first)
+          Parallel.map(chunks.map { |c| [0, c] }, in_processes: @size, &@handler).filter_map(&:first).min_by(&:first)
         end
 
         # @return [void]

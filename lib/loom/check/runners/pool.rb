@@ -19,6 +19,10 @@ module Loom
         IN_FLIGHT = 2
         # Shrink candidates per call per worker: enough to fill every worker once.
         BATCH_PER_WORKER = 32
+        # Seconds of work a chunk should hold at least: a round trip to a worker
+        # costs 20 µs-1 ms (more on a loaded machine), so chunks of cheap runs are
+        # merged (failure_simple's shrink steps: one round trip instead of four).
+        MIN_CHUNK_SECONDS = 0.002
         # Backends that share memory with the driver, hence can see a cancellation.
         SHARED_MEMORY = %i[inline fiber thread].freeze
 
@@ -33,6 +37,8 @@ module Loom
           handler = Ractor.make_shareable(handler) if worker == :ractor
           @size = size
           @limit = size * IN_FLIGHT
+          @spent = 0.0 # seconds the workers spent in the property...
+          @ran = 0 # ...over this many runs
           @pool = Loom::Pool.new(worker: worker, size: size, &handler)
         end
 
@@ -45,12 +51,14 @@ module Loom
         # @raise [TimeoutError] past the deadline
         # @raise [Loom::Workers::Error] when the machinery fails (dead worker, unmarshalable value)
         def first_failure(cases, deadline)
-          chunks = cases.each_slice((cases.size.to_f / (@size * IN_FLIGHT)).ceil).to_a
+          chunks = cases.each_slice(chunk_size(cases.size)).to_a
           generation = @token ? @token[0] : 0
           in_flight = []
           until chunks.empty? && in_flight.empty?
-            in_flight << @pool.submit([generation, chunks.shift]) while in_flight.size < @limit && chunks.any?
-            failure = await(in_flight.shift, deadline)
+            while in_flight.size < @limit && chunks.any?
+              in_flight << [chunks.first.first.first, chunks.first.size, @pool.submit([generation, chunks.shift])]
+            end
+            failure = await(*in_flight.shift, deadline)
             return cancel(failure) if failure
           end
           nil
@@ -62,18 +70,34 @@ module Loom
 
         private
 
+        # Chunking never changes a result (the lowest index wins), only the
+        # number of round trips: at least MIN_CHUNK_SECONDS of runs per chunk,
+        # from the run time the workers report (round trips excluded).
+        def chunk_size(count)
+          even = (count.to_f / @limit).ceil
+          return even unless @ran.positive?
+
+          [even, (MIN_CHUNK_SECONDS * @ran / [@spent, Float::EPSILON].max).ceil].max
+        end
+
+        def learn(first, size, failure, seconds)
+          @spent += seconds
+          @ran += failure ? failure[0] - first + 1 : size
+        end
+
         def cancel(failure)
           @token[0] += 1 if @token
           failure
         end
 
-        def await(promise, deadline)
-          return promise.value! unless deadline
-
-          remaining = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          raise TimeoutError, "check ran past its timeout" unless remaining.positive? && promise.wait(remaining)
-
-          promise.value!
+        def await(first, size, promise, deadline)
+          if deadline
+            remaining = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+            raise TimeoutError, "check ran past its timeout" unless remaining.positive? && promise.wait(remaining)
+          end
+          failure, seconds = promise.value!
+          learn(first, size, failure, seconds)
+          failure
         end
       end
     end

@@ -26,9 +26,12 @@ module Loom
         runner = Runners.for(@property, @options)
         failure = run_phase(runner)
         outcome = failure ? shrink_phase(runner, *failure) : { runs: @options.runs }
-        Result.new(options: @options, seconds: Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, **outcome)
+        result = Result.new(options: @options, seconds: Process.clock_gettime(Process::CLOCK_MONOTONIC) - started,
+                            **outcome)
+        runner.close
+        result
       ensure
-        runner&.close
+        runner&.close(abort: true) unless result
       end
 
       private

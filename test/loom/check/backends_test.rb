@@ -51,6 +51,15 @@ class BackendsTest < Minitest::Test
     assert_operator calls.size, :<, 10, "the queued chunk should stop at once, not run its 50 cases"
   end
 
+  def test_timeout_stops_a_hanging_property_on_pools
+    prop = C.property(C.nat) { |_| sleep 10 }
+    (self.class.available & %i[thread process]).each do |worker|
+      assert_raises(Loom::Check::TimeoutError, "worker #{worker}") do
+        Timeout.timeout(5) { C.check(prop, worker: worker, size: 2, timeout: 0.3, seed: 1) }
+      end
+    end
+  end
+
   def test_a_value_that_cannot_be_marshaled_is_a_harness_error_on_processes
     skip "process workers not available" unless self.class.available.include?(:process)
 

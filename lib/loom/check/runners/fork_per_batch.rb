@@ -31,8 +31,9 @@ module Loom
           Parallel.map(chunks.map { |c| [0, c] }, in_processes: @size, &@handler).filter_map(&:first).min_by(&:first)
         end
 
+        # @param abort [Boolean] unused: every batch's processes end with the batch
         # @return [void]
-        def close; end
+        def close(abort: false); end
       end
     end
   end

@@ -35,8 +35,9 @@ module Loom
           end
         end
 
+        # @param abort [Boolean] unused: nothing runs after a call returns
         # @return [void]
-        def close; end
+        def close(abort: false); end
       end
     end
   end

@@ -64,9 +64,15 @@ module Loom
           nil
         end
 
-        # Stops the workers (waiting for running chunks) and reaps them.
+        # Stops the workers and reaps them. Process and ractor workers are
+        # stopped at once: what they still run after the check ended (the
+        # chunks behind a failure) can no longer change its result. Thread and
+        # fiber workers are never killed mid-run (a killed thread can leave a
+        # lock held): their cancelled chunks already stop at the next run.
+        #
+        # @param abort [Boolean] true when the check raised (timeout, harness error): stop every backend at once
         # @return [void]
-        def close = @pool.shutdown
+        def close(abort: false) = @pool.shutdown(kill: abort || !@token)
 
         private
 

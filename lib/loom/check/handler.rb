@@ -16,9 +16,10 @@ module Loom
       # @return [Proc] ->([generation, batch]) { [nil or [index, error], seconds spent] }; the
       #   seconds let the driver size later chunks without counting round trips as work
       def self.build(predicate, mode, token = nil)
+        portable = token.nil? # errors stay in this process only with in-process workers (which get a token)
         lambda do |(generation, batch)|
           started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          failure = Handler.run_batch(predicate, mode, batch, generation: generation, token: token)
+          failure = Handler.run_batch(predicate, mode, batch, portable: portable, generation: generation, token: token)
           [failure, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started]
         end
       end

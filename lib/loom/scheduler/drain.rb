@@ -17,15 +17,30 @@ module Loom
 
       # @param loop [EventLoop] the current thread's loop
       # @return [void]
+      # @raise [EventLoop::DeadlockError] when fibers still wait but nothing
+      #   (no timer, no IO, no other thread) could ever wake them
       def self.call(loop)
         until loop.live.zero? && loop.idle?
           if loop.idle?
+            deadlock!(loop) if stuck?(loop)
             Loom.await_resume!(within: POLL, timeout_result: nil)
           else
             Loom.wait(0)
           end
         end
       end
+
+      # Our own POLL timer is gone by now, so any timer is someone else's.
+      def self.stuck?(loop)
+        loop.timer_count.zero? && loop.io.empty? && Thread.list.size == 1
+      end
+
+      def self.deadlock!(loop)
+        raise EventLoop::DeadlockError,
+              "#{loop.live} fiber(s) still wait, but no timer, IO or other thread could ever wake them; " \
+              "resume or conclude them before the scheduler closes"
+      end
+      private_class_method :stuck?, :deadlock!
     end
   end
 end

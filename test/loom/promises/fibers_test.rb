@@ -54,6 +54,16 @@ class PromiseFibersTest < Minitest::Test
     assert_predicate status, :success?
   end
 
+  def test_a_cancelled_waiter_leaves_the_promise
+    promise = Loom::Promise.new
+    waiter = Loom.concurrently { promise.value }
+    Loom.wait(0)
+    waiter.conclude_to(:cancelled)
+    assert_nil promise.instance_variable_get(:@waiters) # unregistered on the way out
+    promise.fulfill(:late)
+    assert_equal :cancelled, waiter.await_result(within: 5)
+  end
+
   def test_fiber_timeouts
     promise = Loom::Promise.new
     waiter = Loom.concurrently { [promise.wait(0.01), promise.value(0.01)] }

@@ -84,6 +84,10 @@ module Loom
     # Like {#fulfill}, but returns false instead of raising when already resolved.
     # @param value [Object]
     # @return [Boolean] whether this call resolved the promise
+    # @example
+    #   promise = Loom::Promise.new
+    #   promise.try_fulfill(1) # => true
+    #   promise.try_fulfill(2) # => false
     def try_fulfill(value = nil)
       resolve(FULFILLED, value)
     end
@@ -91,6 +95,8 @@ module Loom
     # Like {#reject}, but returns false instead of raising when already resolved.
     # @param error [Exception, Class<Exception>]
     # @return [Boolean] whether this call resolved the promise
+    # @example
+    #   Loom::Promise.fulfilled(1).try_reject(IOError) # => false
     def try_reject(error)
       resolve(REJECTED, self.class.exception_for(error))
     end
@@ -115,26 +121,36 @@ module Loom
     attr_reader :state
 
     # @return [Boolean] whether the promise is still waiting for a value
+    # @example
+    #   Loom::Promise.new.pending? # => true
     def pending?
       @state.equal?(PENDING)
     end
 
     # @return [Boolean] whether the promise is fulfilled or rejected
+    # @example
+    #   Loom::Promise.rejected(IOError).resolved? # => true
     def resolved?
       !@state.equal?(PENDING)
     end
 
-    # @return [Boolean]
+    # @return [Boolean] whether the promise has a value
+    # @example
+    #   Loom::Promise.fulfilled(nil).fulfilled? # => true
     def fulfilled?
       @state.equal?(FULFILLED)
     end
 
-    # @return [Boolean]
+    # @return [Boolean] whether the promise has an error
+    # @example
+    #   Loom::Promise.rejected(IOError).rejected? # => true
     def rejected?
       @state.equal?(REJECTED)
     end
 
     # @return [Exception, nil] the rejection error, without waiting or raising
+    # @example
+    #   Loom::Promise.rejected(IOError.new("down")).reason.message # => "down"
     def reason
       @state.equal?(REJECTED) ? @value : nil
     end
@@ -181,7 +197,9 @@ module Loom
       raise TimeoutError, "promise still pending after #{timeout} s; wait longer or check who resolves it"
     end
 
-    # @return [String]
+    # @return [String] the state and, once resolved, the value or error
+    # @example
+    #   Loom::Promise.fulfilled(1).inspect # => "#<Loom::Promise fulfilled 1>"
     def inspect
       detail = @state.equal?(PENDING) ? "" : " #{@value.inspect[0, 60]}"
       "#<#{self.class.name} #{@state}#{detail}>"

@@ -186,8 +186,10 @@ module Loom
     def run_until(until_done)
       queue = @queue
       until until_done.__resumed__
-        # Run what is queued now; what it schedules waits for the next round,
-        # after timers and IO had their turn.
+        # A round runs what is queued now, then the timers due now, in due
+        # order (Concurrently's order: scheduled starts first, then waits);
+        # what the round schedules waits for the next round, after IO.
+        fire_timers unless @timers.empty?
         count = queue.size
         while count.positive?
           count -= 1
@@ -207,7 +209,6 @@ module Loom
       @fast_io = 0
       release_held unless @held.empty?
       drain_inbox unless @inbox.empty?
-      fire_timers unless @timers.empty?
       if @queue.empty?
         sleep_until_work
       elsif !@io.empty?
@@ -234,19 +235,25 @@ module Loom
     end
 
     def sleep_until_work
-      timeout = (timer = @timers.first) ? [timer.time - now, 0].max : nil
-      if timeout.nil? && @io.empty?
-        raise_deadlock if deadlocked?
-        # Another thread may still wake us; look again now and then, in case
-        # they all end.
-        timeout = DEADLOCK_CHECK_INTERVAL
-      end
+      timeout = sleep_timeout
+      return if timeout&.zero? && @io.empty? # a timer is due: no need to ask the OS
 
       @sleeping = true
       timeout = 0 unless @inbox.empty?
       drain_wakeup if @io.select(timeout, @wake_r)
     ensure
       @sleeping = false
+    end
+
+    # Seconds until the next timer; with none and no IO, the deadlock check
+    # interval (another thread may still wake us; look again now and then,
+    # in case they all end).
+    def sleep_timeout
+      return [@timers.first.time - now, 0].max unless @timers.empty?
+      return nil unless @io.empty?
+
+      raise_deadlock if deadlocked?
+      DEADLOCK_CHECK_INTERVAL
     end
 
     # Nothing is pending here and no other thread exists that could wake us.

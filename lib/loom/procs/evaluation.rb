@@ -190,11 +190,7 @@ module Loom
     # Waits +seconds+ (0: lets everything already scheduled run first).
     # @return [true]
     def __wait__(seconds)
-      return __await__(seconds, true) if seconds.positive?
-
-      @waiting = true
-      __enqueue__(true)
-      __await__(nil, nil)
+      __await__(seconds, true)
     end
 
     private

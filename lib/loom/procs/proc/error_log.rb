@@ -92,6 +92,17 @@ module Loom
         callbacks.last
       end
 
+      # Triggers +event+ (:error) as if the proc had raised +args.first+;
+      # the worker calls this for every error a proc raises.
+      # @param event [Symbol] :error
+      # @param args [Array] the error
+      # @return [:triggered]
+      def trigger(event, *args)
+        ErrorLog.check(event, true)
+        __report_error__(*args)
+        :triggered
+      end
+
       # Runs the hooks for +error+: the classes' (from Loom::Proc down), then
       # this proc's. A failing hook is reported with warn, not raised.
       # @param error [Exception]

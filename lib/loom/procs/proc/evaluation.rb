@@ -40,6 +40,7 @@ module Loom
 
       # Waits for the result (returns at once when concluded). Given a block,
       # returns the block's value for the result instead.
+      # @param opts [Hash, nil] the options as a Hash, as Concurrently code passes them
       # @param within [Numeric, nil] seconds to wait at most
       # @param timeout_result [Object] returned on timeout (default: raise)
       # @yieldparam result [Object] the result (or the timeout error)
@@ -48,7 +49,11 @@ module Loom
       # @raise [Loom::Evaluation::TimeoutError] on timeout without timeout_result
       # @example
       #   Loom.concurrently { 1 }.await_result { |result| result + 1 } # => 2
-      def await_result(within: nil, timeout_result: TIMEOUT)
+      def await_result(opts = nil, within: nil, timeout_result: TIMEOUT)
+        if opts
+          within = opts.fetch(:within, within)
+          timeout_result = opts.fetch(:timeout_result, timeout_result)
+        end
         result = @concluded ? @result : __await_result__(within, timeout_result)
         result = yield result if block_given?
         raise result if result.is_a?(Exception)
@@ -90,6 +95,8 @@ module Loom
           left = deadline && [deadline - @loop.now, 0].max
           child.await_result(within: left) { nil }
           raise TimeoutError, "children still running after #{within} second(s)" unless child.concluded?
+
+          @children.delete(child)
         end
         true
       end
@@ -165,7 +172,7 @@ module Loom
         @worker = worker
         worker.__start__(proc, args, self, nil)
       rescue FiberRefusedError => e
-        proc&.__report_error__(e)
+        proc&.trigger(:error, e)
         conclude_to(e) unless @concluded
       end
 
@@ -193,7 +200,9 @@ module Loom
       end
 
       # @return [void]
-      attr_writer :__parent__
+      def __parent__=(parent)
+        @parent = parent
+      end
 
       # @return [void]
       def __orphan__(child)

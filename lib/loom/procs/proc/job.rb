@@ -21,7 +21,7 @@ module Loom
         worker = loop.pool.pop || (loop.fiber_for?(self) && Worker.create(loop)) or return
         worker.__start__(@proc, @args, nil, nil)
       rescue FiberRefusedError => e
-        @proc.__report_error__(e)
+        @proc.trigger(:error, e)
       end
     end
   end

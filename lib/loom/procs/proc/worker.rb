@@ -117,7 +117,7 @@ module Loom
       # rubocop:enable Metrics/MethodLength
 
       def failed(error)
-        @proc.__report_error__(error)
+        @proc.trigger(:error, error)
         @evaluation&.__finished__(error)
         Failure.new(error)
       end

@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+# Opt-in: a drop-in replacement for the concurrently gem (1.2.0). Defines
+# ::Concurrently with the same constants, backed by loom, and the Kernel and
+# IO methods of "loom/kernel", so code written for Concurrently runs
+# unchanged:
+#
+#   require "loom/concurrently"
+#   Concurrently::Proc.new { |x| wait 0.01; x }.call_detached(1).await_result # => 1
+#
+# Do not load it together with the concurrently gem.
+require_relative "kernel"
+require_relative "concurrently/debug"
+
+raise LoadError, "loom/concurrently replaces the concurrently gem; load one or the other" if
+  defined?(Concurrently::VERSION) && !defined?(Concurrently::LOOM)
+
+# Concurrently's namespace, backed by loom.
+module Concurrently
+  # loom's version of the compatibility layer (Concurrently::VERSION is the API).
+  LOOM = Loom::VERSION
+  # The Concurrently release whose API this reproduces.
+  VERSION = "1.2.0"
+
+  Error = Loom::Error
+  Evaluation = Loom::Evaluation
+  Proc = Loom::Proc
+  EventLoop = Loom::EventLoop
+  Debug = Loom::Concurrently::Debug
+end
+
+# Misuse errors end with Concurrently's debugging hint.
+class << Loom::Evaluation
+  # @param evaluation [Loom::Evaluation]
+  # @return [String]
+  def notice_for(evaluation)
+    <<-MSG
+  Evaluation id: #{evaluation.__id__.to_s(36)}
+  To debug how this happened enable logging of control flow with:
+
+      require 'logger'
+      Concurrently::Debug.enable Logger.new STDOUT
+    MSG
+  end
+end

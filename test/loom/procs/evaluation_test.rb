@@ -1,0 +1,143 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+class EvaluationTest < Minitest::Test
+  def setup
+    Loom::Proc.error_log_output = false
+  end
+
+  def teardown
+    Loom::Proc.error_log_output = Loom::STDERR_LOG
+  end
+
+  def test_current_outside_and_inside_procs
+    root = Loom::Evaluation.current
+    assert_instance_of Loom::Evaluation, root
+    assert_same root, Loom::Evaluation.current
+    inner = Loom.concurrently { Loom::Evaluation.current }
+    assert_same inner, inner.await_result
+  end
+
+  def test_waiting_and_resume
+    evaluation = Loom.concurrently { Loom.await_resume! }
+    Loom.wait 0
+    assert evaluation.waiting?
+    assert_equal :resumed, evaluation.resume!(:value)
+    refute evaluation.waiting?
+    error = assert_raises(Loom::Evaluation::Error) { evaluation.resume! }
+    assert_match(/\Aalready scheduled/, error.message)
+    assert_equal :value, evaluation.await_result
+    assert_raises(Loom::Evaluation::Error) { evaluation.resume! }
+  end
+
+  def test_resume_cuts_a_wait_short
+    evaluation = Loom.concurrently { Loom.wait 10 }
+    Loom.wait 0
+    evaluation.resume!(:early)
+    assert_equal :early, evaluation.await_result(within: 1)
+  end
+
+  def test_conclude_to_runs_ensure_and_wakes_awaiters
+    log = []
+    evaluation = Loom.concurrently do
+      Loom.wait 10
+    ensure
+      log << :ensure
+    end
+    awaiter = Loom.concurrently { evaluation.await_result }
+    Loom.wait 0
+    assert_equal :concluded, evaluation.conclude_to(:stopped)
+    assert_equal [:ensure], log
+    assert_equal :stopped, awaiter.await_result
+    assert_raises(Loom::Evaluation::Error) { evaluation.conclude_to(:again) }
+  end
+
+  def test_conclude_before_start_never_runs_the_proc
+    ran = false
+    evaluation = Loom.concurrently { ran = true }
+    evaluation.conclude_to(:skipped)
+    Loom.wait 0
+    refute ran
+    assert_equal :skipped, evaluation.await_result
+  end
+
+  def test_concluding_a_parent_cancels_its_children
+    log = []
+    children = []
+    parent = Loom.concurrently do
+      2.times do |i|
+        children << Loom.concurrently do
+          Loom.wait 10
+        ensure
+          log << i
+        end
+      end
+      Loom.wait 10
+    end
+    Loom.wait 0
+    Loom.wait 0
+    assert_equal 2, parent.children.size
+    parent.conclude_to(:cancelled)
+    assert_equal [0, 1], log.sort
+    children.each { |child| assert_raises(Loom::Evaluation::CancelledError) { child.await_result } }
+  end
+
+  def test_children_outlive_a_parent_that_returns
+    child = nil
+    parent = Loom.concurrently { child = Loom.concurrently { Loom.wait(0.001) && :child } }
+    parent.await_result
+    assert_equal :child, child.await_result
+  end
+
+  def test_await_children
+    done = []
+    parent = Loom.concurrently do
+      3.times { |i| Loom.concurrently { Loom.wait(0.001 * i) && (done << i) } }
+      Loom::Evaluation.current.await_children(within: 1)
+      done.size
+    end
+    assert_equal 3, parent.await_result
+  end
+
+  def test_await_children_times_out
+    parent = Loom.concurrently do
+      Loom.concurrently { Loom.wait 10 }
+      Loom::Evaluation.current.await_children(within: 0.001)
+    end
+    assert_raises(Loom::Evaluation::TimeoutError) { parent.await_result }
+  end
+
+  def test_data
+    evaluation = Loom.concurrently { :x }
+    refute evaluation.key?(:a)
+    evaluation[:a] = 1
+    assert_equal [1, true, [:a]], [evaluation[:a], evaluation.key?(:a), evaluation.keys]
+  end
+
+  def test_timeouts_on_any_wait
+    reader, = IO.pipe
+    assert_equal :t, Loom.await_resume!(within: 0.001, timeout_result: :t)
+    assert_equal :t, Loom.await_readable(reader, within: 0.001, timeout_result: :t)
+    assert_equal :t, Loom.concurrently { Loom.wait 1 }.await_result(within: 0.001, timeout_result: :t)
+    error = assert_raises(Loom::Evaluation::TimeoutError) { Loom.await_resume!(within: 0.001) }
+    assert_equal "evaluation timed out after 0.001 second(s)", error.message
+  end
+
+  def test_order_within_one_iteration
+    counter = 0
+    first = Loom.concurrent_proc { Loom.wait(0.01) && counter += 1 }.call_nonblock
+    second = Loom.concurrent_proc { Loom.wait(0) && counter += 1 }.call_nonblock
+    third = Loom.concurrent_proc { counter += 1 }.call_detached
+    sleep 0.02
+    Loom.wait 0
+    assert_equal [1, 2, 3, 4], [third.await_result, second.await_result, first.await_result, counter + 1]
+  end
+
+  def test_wait_in_a_plain_fiber_inside_a_proc
+    result = Loom.concurrently do
+      Fiber.new { Loom.wait(0.001) && :plain }.resume
+    end
+    assert_equal :plain, result.await_result
+  end
+end

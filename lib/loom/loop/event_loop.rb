@@ -84,7 +84,6 @@ module Loom
       @held.clear
       @fibers = 0
       @seq = 0
-      @fast_io = 0
       reset_wakeup
       self
     end
@@ -134,15 +133,6 @@ module Loom
 
     # @return [IOWatch] the IO readiness registry
     attr_reader :io
-
-    # Whether an IO wait may skip the loop and poll its IO directly: true when
-    # nothing else is queued, at most a few times in a row (the loop resets
-    # the count whenever it polls), so other IOs and timers are never starved.
-    # Measured by the wait_methods await_readable/await_writable rows.
-    # @return [Boolean]
-    def fast_io?
-      @queue.empty? && (@fast_io += 1) < 64
-    end
 
     # @return [Integer] proc fibers running or waiting (not idle in the pool)
     def live
@@ -206,14 +196,10 @@ module Loom
     # One round of everything that is not the run queue: the inbox, due
     # timers, IO readiness. Sleeps when nothing is runnable.
     def poll
-      @fast_io = 0
       release_held unless @held.empty?
       drain_inbox unless @inbox.empty?
-      if @queue.empty?
-        sleep_until_work
-      elsif !@io.empty?
-        @io.select(0, nil)
-      end
+      @io.sweep unless @io.empty?
+      sleep_until_work if @queue.empty?
     end
 
     # Re-queues held-back starts for the idle fibers and the fibers that may
@@ -236,11 +222,12 @@ module Loom
 
     def sleep_until_work
       timeout = sleep_timeout
-      return if timeout&.zero? && @io.empty? # a timer is due: no need to ask the OS
+      return if timeout&.zero? # a timer is due; IO was just swept
 
-      @sleeping = true
-      timeout = 0 unless @inbox.empty?
-      drain_wakeup if @io.select(timeout, @wake_r)
+      @sleeping = true # before looking at the inbox: see #deliver
+      return unless @inbox.empty?
+
+      drain_wakeup if @io.wait(timeout, @wake_r)
     ensure
       @sleeping = false
     end
@@ -250,7 +237,7 @@ module Loom
     # in case they all end).
     def sleep_timeout
       return [@timers.first.time - now, 0].max unless @timers.empty?
-      return nil unless @io.empty?
+      return nil if @io.waiting?
 
       raise_deadlock if deadlocked?
       DEADLOCK_CHECK_INTERVAL

@@ -47,12 +47,11 @@ module Loom
     #   Loom.await_readable(r) # => true
     def await_readable(io, within: nil, timeout_result: false)
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
-      loop = evaluation.__loop__
-      # Hot path (bench wait_methods "await_readable"): poll first when idle.
-      # IO.select, not io.wait_readable: it must not call a Fiber::Scheduler hook.
-      return true if loop.fast_io? && IO.select([io], nil, nil, 0) # rubocop:disable Lint/IncompatibleIoSelectWithFiberScheduler
+      watch = evaluation.__loop__.io
+      # A readiness token from the loop's last sweep (see EventLoop::IOWatch)
+      # answers at once: bench wait_methods "await_readable".
+      return true if watch.take_readable(io)
 
-      watch = loop.io
       watch.add_reader(io, evaluation)
       begin
         evaluation.__await__(within, timeout_result)
@@ -71,12 +70,9 @@ module Loom
     #   Loom.await_writable(w) # => true
     def await_writable(io, within: nil, timeout_result: false)
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
-      loop = evaluation.__loop__
-      # Hot path (bench wait_methods "await_writable"): poll first when idle.
-      # IO.select, not io.wait_writable: it must not call a Fiber::Scheduler hook.
-      return true if loop.fast_io? && IO.select(nil, [io], nil, 0) # rubocop:disable Lint/IncompatibleIoSelectWithFiberScheduler
+      watch = evaluation.__loop__.io
+      return true if watch.take_writable(io) # as in await_readable
 
-      watch = loop.io
       watch.add_writer(io, evaluation)
       begin
         evaluation.__await__(within, timeout_result)

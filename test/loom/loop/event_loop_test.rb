@@ -114,4 +114,22 @@ class EventLoopTest < Minitest::Test
     assert_equal :none, Loom.await_readable(reader, within: 0.01, timeout_result: :none)
     assert Loom.await_writable(IO.pipe[1], within: 1)
   end
+
+  def test_closing_an_awaited_io_wakes_its_waiter
+    reader, _writer = IO.pipe
+    waiter = Loom.concurrently { Loom.await_readable(reader) }
+    Loom.wait 0
+    reader.close
+    assert_equal true, waiter.await_result(within: 1)
+  end
+
+  def test_one_sweep_serves_a_batch_of_waits
+    pipes = Array.new(20) { IO.pipe.tap { |_, writer| writer.write "x" } }
+    sweeps = 0
+    watch = Loom::EventLoop.current.io
+    counting = Module.new { define_method(:sweep) { (sweeps += 1) && super() } }
+    watch.singleton_class.prepend(counting)
+    3.times { pipes.each { |reader, _| assert Loom.await_readable(reader) } }
+    assert_operator sweeps, :<=, 20 + 2, "after the first pass, one sweep per pass"
+  end
 end

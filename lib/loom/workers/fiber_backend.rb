@@ -16,14 +16,22 @@ module Loom
       def start
         @queue = Thread::Queue.new
         started = Thread::Queue.new
-        @thread = Thread.new(@queue) do |queue|
-          Thread.current.name = "loom-fibers"
-          Loom.run do
-            @size.times { Fiber.schedule { serve(queue) } }
-            started << true
-          end
+        @thread = Thread.new(@queue) { |queue| run_loop(queue, started) }
+        outcome = started.pop
+        raise outcome if outcome.is_a?(Exception)
+      end
+
+      # The pool's thread: its fibers serve the queue until it is closed.
+      # A failure to start is handed to the caller of #start, never lost.
+      def run_loop(queue, started)
+        Thread.current.name = "loom-fibers"
+        Loom.run do
+          @size.times { Fiber.schedule { serve(queue) } }
+          started << true
         end
-        started.pop
+      rescue Exception => e # rubocop:disable Lint/RescueException -- the pool's creator must hear of it
+        started << e
+        raise
       end
 
       def serve(queue)

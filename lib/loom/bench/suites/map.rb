@@ -1,0 +1,121 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # The work of the `map` suite: item handlers as module methods, so that
+    # every backend (ractors included: a module is shareable) and the
+    # parallel gem (whose ractor mode takes [Class, :method]) call the same code.
+    module MapSuite
+      TRIVIAL_ITEMS = 1_000
+      HEAVY_ITEMS = 100
+      QUICK_HEAVY_ITEMS = 10
+      WORKERS = 2
+
+      # A trivial item: what a per-item overhead costs shows.
+      # @param item [Integer] @return [Integer]
+      def self.trivial(item) = item * 2
+
+      # A CPU-heavy item: tarai(10, 5, 0) (the pbt seed's function, one size
+      # up), ~8 ms of CPU here.
+      # @param item [Integer] @return [Integer]
+      def self.heavy(item) = tarai(10, 5, 0) + item
+
+      # @return [Integer]
+      def self.tarai(x, y, z) # rubocop:disable Naming/MethodParameterName -- the seed's names
+        x <= y ? y : tarai(tarai(x - 1, y, z), tarai(y - 1, z, x), tarai(z - 1, x, y))
+      end
+
+      # @return [Array<Integer>] the items of a job
+      def self.items(job, ctx)
+        return Array.new(TRIVIAL_ITEMS) { |i| i } if job == :trivial
+
+        Array.new(ctx.quick? ? QUICK_HEAVY_ITEMS : HEAVY_ITEMS) { |i| i }
+      end
+
+      # @return [Hash] metrics; a wrong result counts as a failure
+      def self.check(job, items, results)
+        expected = items.map { |i| job == :trivial ? trivial(i) : heavy(i) }
+        { items: items.size, failures: results == expected ? 0 : 1 }
+      end
+    end
+  end
+end
+
+# Loom's backends against the parallel gem and a plain map (issue 5).
+Loom::Bench.suite(:map) do |s|
+  s.title "Map: 1,000 trivial items and 100 CPU-heavy items over 2 workers"
+  s.description "Seconds per map (lower is better). 'warm' pools are started in the row's setup (timed apart) " \
+                "and reused, as a program keeps a Loom::Pool; 'cold' rows start and stop their workers inside " \
+                "the timed map, as Parallel.map does on every call. Heavy items are tarai(10, 5, 0), ~8 ms of " \
+                "CPU each. Ractor rows run each trial in a fresh process. Targets: 1,000 trivial items, loom " \
+                "process pool (warm) >= 5x Parallel.map(in_processes: 2), loom threads >= parallel threads; " \
+                "100 heavy items, loom process and ractor >= 1.7x loom inline. The machine is shared: compare " \
+                "ratios within the run and the CPU times."
+  s.kind :duration
+  s.unit "seconds per map"
+  s.trials 3
+  s.budget 120
+
+  suite = Loom::Bench::MapSuite
+  jobs = { trivial: "1,000 trivial items", heavy: "100 CPU-heavy items" }
+
+  jobs.each do |job, label|
+    meth = job == :trivial ? :trivial : :heavy
+    estimate = job == :trivial ? 0.05 : 0.8
+    run = ->(items, ctx_results) { suite.check(job, items, ctx_results) }
+
+    s.row "#{label}: plain map", library: "ruby", compare: label, params: { job: job, worker: :map },
+                                 estimate: estimate do |r|
+      r.code "items.map { |i| Loom::Bench::MapSuite.#{meth}(i) }"
+      r.setup { |ctx| suite.items(job, ctx) }
+      r.run { |items, _ctx| run.call(items, items.map { |i| suite.public_send(meth, i) }) }
+    end
+
+    %i[inline fiber thread process ractor].each do |worker|
+      s.row "#{label}: loom #{worker} pool, warm", library: "loom", compare: label,
+                                                   params: { job: job, worker: worker, pool: :warm },
+                                                   isolate: worker == :ractor, estimate: estimate do |r|
+        r.code "pool = Loom::Pool.new(worker: #{worker.inspect}, size: 2, &Loom::Bench::MapSuite.method(:#{meth}))  " \
+               "# setup\npool.map(items)"
+        r.setup do |ctx|
+          [suite.items(job, ctx), Loom::Pool.new(worker: worker, size: suite::WORKERS, &suite.method(meth))]
+        end
+        r.run { |(items, pool), _ctx| run.call(items, pool.map(items)) }
+        r.teardown { |(_items, pool), _ctx| pool.shutdown }
+      end
+    end
+
+    %i[process thread].each do |worker|
+      s.row "#{label}: Loom.map #{worker}, cold", library: "loom", compare: label,
+                                                  params: { job: job, worker: worker, pool: :cold },
+                                                  estimate: estimate do |r|
+        r.code "Loom.map(items, worker: #{worker.inspect}, size: 2, &Loom::Bench::MapSuite.method(:#{meth}))"
+        r.setup { |ctx| suite.items(job, ctx) }
+        r.run do |items, _ctx|
+          run.call(items, Loom.map(items, worker: worker, size: suite::WORKERS, &suite.method(meth)))
+        end
+      end
+    end
+
+    %i[in_processes in_threads].each do |mode|
+      s.row "#{label}: Parallel.map #{mode}: 2", library: "parallel", compare: label,
+                                                 params: { job: job, worker: mode }, requires: ["parallel"],
+                                                 estimate: estimate do |r|
+        r.code "Parallel.map(items, #{mode}: 2) { |i| Loom::Bench::MapSuite.#{meth}(i) }"
+        r.setup { |ctx| suite.items(job, ctx) }
+        r.run { |items, _ctx| run.call(items, Parallel.map(items, mode => 2) { |i| suite.public_send(meth, i) }) }
+      end
+    end
+
+    s.row "#{label}: Parallel.map in_ractors: 2", library: "parallel", compare: label,
+                                                  params: { job: job, worker: :in_ractors }, requires: ["parallel"],
+                                                  isolate: true, timeout: 30, estimate: estimate do |r|
+      r.code "Parallel.map(items, in_ractors: 2, ractor: [Loom::Bench::MapSuite, :#{meth}])"
+      r.setup do |ctx|
+        Warning[:experimental] = false
+        suite.items(job, ctx)
+      end
+      r.run { |items, _ctx| run.call(items, Parallel.map(items, in_ractors: 2, ractor: [suite, meth])) }
+    end
+  end
+end

@@ -1,0 +1,413 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # The machinery of the `messages` suite (seed more-fiber-benchmarking.txt):
+    # a master sends "STATUS" to N workers over pipes and each worker answers
+    # "OK", 100,000 round trips in all, with workers that are processes,
+    # threads or fibers, written as the seed wrote them, and loom's pools.
+    #
+    # Every variant runs in two modes, because the seed's masters did not
+    # (docs/workers.md, "messages"): *lockstep* waits for each reply before
+    # the next query; *pipelined* sends up to WINDOW queries to every worker
+    # before reading their replies. Set-up (pipes, forks, threads, fibers,
+    # pools) is in the row's setup, which the harness times apart.
+    module MessagesSuite # rubocop:disable Metrics/ModuleLength -- one benchmark's rigs, read top to bottom
+      QUERY = "STATUS"
+      REPLY = "OK"
+      TOTAL = 100_000
+      QUICK_TOTAL = 2_000
+      # Queries in flight per worker in pipelined mode: 6 KB, well inside a
+      # 64 KB pipe buffer, so no master ever blocks on a full pipe.
+      WINDOW = 1_000
+      # Under --quick at most this many workers (a smoke run must not fork 1,000).
+      QUICK_WORKERS = 50
+
+      module_function
+
+      # @return [Integer] round trips for this trial
+      def total(ctx) = ctx.quick? ? QUICK_TOTAL : TOTAL
+
+      # @return [Integer] workers for this trial
+      def workers(ctx) = ctx.quick? ? [ctx.params[:workers], QUICK_WORKERS].min : ctx.params[:workers]
+
+      # @return [Array<Integer>] round trips per worker (round-robin shares)
+      def shares(total, workers) = Array.new(workers) { |i| (total / workers) + (i < total % workers ? 1 : 0) }
+
+      # @return [Hash] metrics of a trial that saw replies of total
+      def metrics(total, replies, mode) = { round_trips: total, failures: total - replies, mode: mode }
+
+      # N pairs of pipes: [query reader, query writer, reply reader, reply writer].
+      def pipes(count) = Array.new(count) { IO.pipe + IO.pipe }
+
+      # The seed's worker: blocking reads of one query, one reply each.
+      def serve(queries, replies)
+        replies.write(REPLY) while queries.read(QUERY.bytesize)
+      end
+
+      # --- processes and threads, one master thread ------------------------
+
+      # Forks one worker process per pipe pair.
+      # @return [Hash] the master's state
+      def start_processes(count)
+        ends = pipes(count)
+        pids = ends.map { |(queries, _, _, replies)| fork_worker(ends, queries, replies) }
+        ends.each { |(queries, _, _, replies)| queries.close && replies.close }
+        { writers: ends.map { |set| set[1] }, readers: ends.map { |set| set[2] }, pids: pids }
+      end
+
+      # @return [Integer] the pid of a worker serving queries with replies
+      def fork_worker(ends, queries, replies)
+        fork do
+          (ends.flatten - [queries, replies]).each(&:close)
+          serve(queries, replies)
+          exit!(0)
+        end
+      end
+
+      # Starts one worker thread per pipe pair.
+      # @return [Hash] the master's state
+      def start_threads(count)
+        ends = pipes(count)
+        threads = ends.map { |(queries, _, _, replies)| Thread.new { serve(queries, replies) } }
+        { writers: ends.map { |set| set[1] }, readers: ends.map { |set| set[2] }, threads: threads, ends: ends }
+      end
+
+      # Closes the queries, which ends every worker, and reaps them.
+      def stop(state)
+        state[:writers].each(&:close)
+        state.fetch(:pids, []).each { |pid| Process.waitpid(pid) }
+        state.fetch(:threads, []).each(&:join)
+        state.fetch(:ends, [state[:readers]]).flatten.each { |io| io.close unless io.closed? }
+      end
+
+      # The seed's single master thread, in either mode.
+      # @return [Integer] replies received
+      def select_master(state, total, mode)
+        return lockstep(state[:writers], state[:readers], total) if mode == :lockstep
+
+        pipelined_select(state[:writers], state[:readers], total)
+      end
+
+      # One query, then its reply, worker after worker.
+      # @return [Integer] replies received
+      def lockstep(writers, readers, total)
+        count = writers.size
+        replies = 0
+        total.times do |m|
+          writers[m % count].write(QUERY)
+          replies += 1 if readers[m % count].read(REPLY.bytesize) == REPLY
+        end
+        replies
+      end
+
+      # Rounds of up to WINDOW queries to every worker, then an IO.select
+      # loop over the replies (the seed's select master).
+      # @return [Integer] replies received
+      def pipelined_select(writers, readers, total)
+        left = shares(total, writers.size)
+        replies = 0
+        until left.sum.zero?
+          round = left.map { |n| [n, WINDOW].min }
+          writers.each_with_index { |io, i| round[i].times { io.write(QUERY) } }
+          replies += collect(readers, round)
+          left = left.zip(round).map { |n, sent| n - sent }
+        end
+        replies
+      end
+
+      # @return [Integer] replies read: expected[i] from readers[i]
+      def collect(readers, expected)
+        waiting = readers.each_with_index.to_h { |io, i| [io, expected[i] * REPLY.bytesize] }.reject { |_, b| b.zero? }
+        bytes = 0
+        until waiting.empty?
+          IO.select(waiting.keys)[0].each do |io|
+            chunk = io.read_nonblock(waiting[io], exception: false)
+            next if chunk == :wait_readable
+
+            bytes += chunk.count("K")
+            (waiting[io] -= chunk.bytesize).zero? && waiting.delete(io)
+          end
+        end
+        bytes
+      end
+
+      # --- a thread per worker in the master too ----------------------------
+
+      # Worker threads plus one master thread per worker, parked until run.
+      def start_thread_per_worker(count, mode)
+        state = start_threads(count)
+        state[:done] = Thread::Queue.new
+        state[:go] = Array.new(count) { Thread::Queue.new }
+        state[:masters] = state[:go].each_with_index.map do |go, i|
+          Thread.new { master_thread(go, state[:done], state[:writers][i], state[:readers][i], mode) }
+        end
+        state
+      end
+
+      def master_thread(start, done, writer, reader, mode)
+        while (n = start.pop)
+          done << (mode == :lockstep ? lockstep([writer], [reader], n) : pipelined_one(writer, reader, n))
+        end
+      end
+
+      # @return [Integer] replies from one worker, WINDOW queries at a time
+      def pipelined_one(writer, reader, total)
+        replies = 0
+        until total.zero?
+          round = [total, WINDOW].min
+          round.times { writer.write(QUERY) }
+          replies += reader.read(round * REPLY.bytesize).count("K")
+          total -= round
+        end
+        replies
+      end
+
+      def run_thread_per_worker(state, total)
+        shares(total, state[:go].size).each_with_index { |n, i| state[:go][i] << n }
+        state[:go].size.times.sum { state[:done].pop }
+      end
+
+      def stop_thread_per_worker(state)
+        state[:go].each(&:close)
+        state[:masters].each(&:join)
+        stop(state)
+      end
+
+      # --- fibers without a scheduler (the seed's two fiber masters) --------
+
+      # Worker fibers that do n blocking reads each time they are resumed with n.
+      def start_fibers(count, nonblock:)
+        ends = pipes(count)
+        fibers = ends.map do |(queries, _, _, replies)|
+          nonblock ? nonblock_fiber(queries, replies) : Fiber.new { |n| blocking_fiber(queries, replies, n) }
+        end
+        { writers: ends.map { |set| set[1] }, readers: ends.map { |set| set[2] }, fibers: fibers, ends: ends }
+      end
+
+      def blocking_fiber(queries, replies, count)
+        loop do
+          count.times { replies.write(REPLY) if queries.read(QUERY.bytesize) }
+          count = Fiber.yield
+        end
+      end
+
+      # Samuel Williams's variant: read_nonblock until the pipe is empty, then yield.
+      def nonblock_fiber(queries, replies)
+        Fiber.new do
+          loop do
+            query = queries.read_nonblock(QUERY.bytesize, exception: false)
+            query == :wait_readable ? Fiber.yield : replies.write(REPLY)
+          end
+        end
+      end
+
+      # Writes n queries to each worker, resumes it, reads its replies.
+      # @return [Integer] replies received
+      def run_fibers(state, total, mode)
+        window = mode == :lockstep ? 1 : WINDOW
+        left = shares(total, state[:fibers].size)
+        replies = 0
+        until left.sum.zero?
+          state[:fibers].each_with_index do |fiber, i|
+            n = [left[i], window].min
+            next if n.zero?
+
+            n.times { state[:writers][i].write(QUERY) }
+            fiber.resume(n)
+            replies += state[:readers][i].read(n * REPLY.bytesize).count("K")
+            left[i] -= n
+          end
+        end
+        replies
+      end
+
+      # --- loom: fibers on loom's loop, over the same pipes -----------------
+
+      # A thread running Loom.run: worker fibers doing plain blocking reads
+      # (loom's Fiber::Scheduler suspends them) and a master fiber that runs
+      # each job it is handed.
+      def start_loom_fibers(count, mode)
+        state = start_pipes_only(count)
+        state[:go] = Thread::Queue.new
+        state[:done] = Thread::Queue.new
+        state[:thread] = Thread.new do
+          Loom.run do
+            state[:ends].each { |(queries, _, _, replies)| Fiber.schedule { serve(queries, replies) } }
+            while (n = state[:go].pop)
+              state[:done] << loom_master(state, n, mode)
+            end
+          end
+        end
+        state
+      end
+
+      def start_pipes_only(count)
+        ends = pipes(count)
+        { writers: ends.map { |set| set[1] }, readers: ends.map { |set| set[2] }, ends: ends }
+      end
+
+      def loom_master(state, total, mode)
+        return lockstep(state[:writers], state[:readers], total) if mode == :lockstep
+
+        shares(total, state[:writers].size).each_with_index.sum do |n, i|
+          pipelined_one(state[:writers][i], state[:readers][i], n)
+        end
+      end
+
+      # --- loom's pools: messages through the pool's own channel ------------
+
+      # A pool whose workers answer "OK" to "STATUS" (its channel: pipes for
+      # processes, a queue for threads and fibers).
+      def start_pool(worker, count)
+        { pool: Loom::Pool.new(worker: worker, size: count) { |query| query == QUERY ? REPLY : "?" } }
+      end
+
+      # Lockstep: ask and wait for each answer; pipelined: one map of all queries.
+      # @return [Integer] replies received
+      def run_pool(state, total, mode)
+        pool = state[:pool]
+        return total.times.count { pool.ask(QUERY) == REPLY } if mode == :lockstep
+
+        pool.map(Array.new(total, QUERY)).count(REPLY)
+      end
+
+      def stop_loom_fibers(state)
+        state[:go].close
+        state[:writers].each(&:close)
+        state[:thread].join
+        state[:ends].flatten.each { |io| io.close unless io.closed? }
+      end
+    end
+  end
+end
+
+# The seed's message benchmark, every variant in both modes (issue 5).
+Loom::Bench.suite(:messages) do |s|
+  s.title "Messages: 100,000 STATUS/OK round trips between a master and N workers"
+  s.seed "more-fiber-benchmarking.txt"
+  s.description "Seconds for 100,000 round trips (lower is better). A query is \"STATUS\" (6 bytes), a reply " \
+                "\"OK\" (2 bytes). lockstep: the master waits for each reply before the next query (the seed's " \
+                "fiber and thread-per-worker masters); pipelined: it sends up to 1,000 queries to every worker " \
+                "before reading their replies (the seed's process and select masters streamed). Set-up (pipes, " \
+                "forks, threads, fibers, pools) is timed apart. The seed's variants talk over pipes; loom's pools " \
+                "over their own channel: pipes for processes, an in-process queue for threads and fibers, so " \
+                "their rows do less work per message: compare them with 'loom fibers over pipes' for the like-" \
+                "for-like fiber figure. Under --quick: 2,000 round trips and at most 50 workers. The seed ran 30 " \
+                "trials; --trials 30 reproduces that."
+  s.kind :duration
+  s.unit "seconds for 100,000 round trips"
+  s.trials 2
+  s.budget 200
+  s.chart x: :workers
+
+  suite = Loom::Bench::MessagesSuite
+  counts = [5, 10, 100, 1000]
+  modes = %i[lockstep pipelined]
+
+  master_code = {
+    lockstep: "total.times { |m| writers[m % n].write(\"STATUS\"); readers[m % n].read(2) }",
+    pipelined: "rounds: up to 1,000 writers[i].write(\"STATUS\") to every worker, then IO.select over the " \
+               "readers until every \"OK\" of the round is read",
+    one_by_one: "per worker: 1,000 writer.write(\"STATUS\") then reader.read(2_000), repeated"
+  }
+  variants = {
+    "processes" => {
+      library: "ruby", estimate: 1.0, heavy: true,
+      code: ->(mode) { "workers: fork { replies.write(\"OK\") while queries.read(6) }\nmaster: #{master_code[mode]}" },
+      setup: ->(n, _mode) { suite.start_processes(n) },
+      run: ->(st, total, mode) { suite.select_master(st, total, mode) },
+      teardown: ->(st) { suite.stop(st) }
+    },
+    "threads, select master" => {
+      library: "ruby", estimate: 1.2, heavy: true,
+      code: lambda { |mode|
+        "workers: Thread.new { replies.write(\"OK\") while queries.read(6) }\nmaster: #{master_code[mode]}"
+      },
+      setup: ->(n, _mode) { suite.start_threads(n) },
+      run: ->(st, total, mode) { suite.select_master(st, total, mode) },
+      teardown: ->(st) { suite.stop(st) }
+    },
+    "thread per worker" => {
+      library: "ruby", estimate: 1.5, heavy: true,
+      code: lambda { |mode|
+        "workers: Thread.new { replies.write(\"OK\") while queries.read(6) }\n" \
+        "masters: one Thread per worker: " +
+          (if mode == :lockstep
+             "share.times { writer.write(\"STATUS\"); reader.read(2) }"
+           else
+             "1,000 writer.write(\"STATUS\") then reader.read(2_000), repeated"
+           end)
+      },
+      setup: ->(n, mode) { suite.start_thread_per_worker(n, mode) },
+      run: ->(st, total, _mode) { suite.run_thread_per_worker(st, total) },
+      teardown: ->(st) { suite.stop_thread_per_worker(st) }
+    },
+    "fibers, blocking read" => {
+      library: "ruby", estimate: 1.0, heavy: false,
+      code: lambda { |mode|
+        "workers: Fiber.new { |n| loop { n.times { replies.write(\"OK\") if queries.read(6) }; n = Fiber.yield } }\n" \
+          "master: #{mode == :lockstep ? 1 : '1,000'} writer.write(\"STATUS\") per worker, fiber.resume(n), " \
+          "reader.read(2 * n), worker after worker"
+      },
+      setup: ->(n, _mode) { suite.start_fibers(n, nonblock: false) },
+      run: ->(st, total, mode) { suite.run_fibers(st, total, mode) },
+      teardown: ->(st) { suite.stop(st) }
+    },
+    "fibers, read_nonblock" => {
+      library: "ruby", estimate: 1.1, heavy: false,
+      code: lambda { |mode|
+        "workers: Fiber.new { loop { q = queries.read_nonblock(6, exception: false)\n  " \
+          "q == :wait_readable ? Fiber.yield : replies.write(\"OK\") } }\n" \
+          "master: #{mode == :lockstep ? 1 : '1,000'} writer.write(\"STATUS\") per worker, fiber.resume, " \
+          "reader.read(2 * n), worker after worker"
+      },
+      setup: ->(n, _mode) { suite.start_fibers(n, nonblock: true) },
+      run: ->(st, total, mode) { suite.run_fibers(st, total, mode) },
+      teardown: ->(st) { suite.stop(st) }
+    },
+    "loom fibers over pipes" => {
+      library: "loom", estimate: 1.0, heavy: false,
+      code: lambda { |mode|
+        master = mode == :lockstep ? master_code[:lockstep] : master_code[:one_by_one]
+        "Loom.run do\n  workers: Fiber.schedule { replies.write(\"OK\") while queries.read(6) }\n  " \
+          "master: #{master}\nend  # blocking reads suspend only their fiber"
+      },
+      setup: ->(n, mode) { suite.start_loom_fibers(n, mode) },
+      run: lambda { |st, total, _mode|
+        st[:go] << total
+        st[:done].pop
+      },
+      teardown: ->(st) { suite.stop_loom_fibers(st) }
+    }
+  }
+  %i[fiber thread process].each do |worker|
+    variants["loom #{worker} pool"] = {
+      library: "loom", estimate: worker == :fiber ? 0.6 : 1.5, heavy: worker != :fiber,
+      code: lambda { |mode|
+        job = mode == :lockstep ? "total.times { pool.ask(\"STATUS\") }" : "pool.map(Array.new(total, \"STATUS\"))"
+        "pool = Loom::Pool.new(worker: #{worker.inspect}, size: n) { |q| q == \"STATUS\" ? \"OK\" : \"?\" }  " \
+          "# setup\n#{job}"
+      },
+      setup: ->(n, _mode) { suite.start_pool(worker, n) },
+      run: ->(st, total, mode) { suite.run_pool(st, total, mode) },
+      teardown: ->(st) { st[:pool].shutdown }
+    }
+  end
+
+  variants.each do |name, variant|
+    modes.each do |mode|
+      counts.each do |n|
+        s.row "#{name}, #{mode}, #{n} workers", library: variant[:library], compare: "#{mode}, #{n} workers",
+                                                params: { workers: n, mode: mode }, series: "#{name}, #{mode}",
+                                                isolate: variant[:heavy] && n >= 100,
+                                                estimate: variant[:estimate] * (mode == :lockstep ? 1.5 : 0.7) do |r|
+          r.code variant[:code].call(mode)
+          r.setup { |ctx| [variant[:setup].call(suite.workers(ctx), mode), suite.total(ctx)] }
+          r.run { |(st, total), _ctx| suite.metrics(total, variant[:run].call(st, total, mode), mode) }
+          r.teardown { |(st, _total), _ctx| variant[:teardown].call(st) }
+        end
+      end
+    end
+  end
+end

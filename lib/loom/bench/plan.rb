@@ -24,10 +24,11 @@ module Loom
       # Under --quick: few trials and short windows, so all suites run in under a minute.
       QUICK_TRIALS = 1
       QUICK_SECONDS = 0.05
-      # Seconds the whole default run may take: the issue asks for all suites
-      # in under 15 minutes; this leaves room for start-up and estimates that
-      # run long. When the suites' budgets add up to more, all shrink alike.
-      TOTAL_BUDGET = 720.0
+      # Seconds the whole default run is planned to take. The issue asks for
+      # all suites in under 15 minutes; on a loaded machine suites took up to
+      # 1.5x their estimates, and the 14-minute deadline catches the rest.
+      # When the suites' budgets add up to more, all shrink alike.
+      TOTAL_BUDGET = 600.0
       # The budget never shrinks a suite below these (fewer says too little).
       MIN_TRIALS = 3
       MIN_SECONDS = 0.5

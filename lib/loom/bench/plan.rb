@@ -56,7 +56,7 @@ module Loom
         @quick = quick
         @skipped = skipped
         @budget_scale = [TOTAL_BUDGET / suites.sum(&:budget).clamp(1, nil), 1.0].min
-        @sizes = suites.to_h { |suite| [suite, size(suite, trials, seconds)] }
+        @sizes = fit(suites, trials, seconds)
         random = Random.new(seed)
         @runs = build(suites).group_by(&:trial).sort.flat_map { |_, round| round.shuffle(random: random) }
       end
@@ -90,6 +90,20 @@ module Loom
       def isolated?(row, variant) = @isolate_all || row.isolate? || self.class.foreign?(variant)
 
       private
+
+      # Sizes every suite; while the whole run is still over TOTAL_BUDGET
+      # (suites already at their minimum cannot give more), the others'
+      # budgets shrink further.
+      def fit(suites, trials, seconds)
+        sizes = nil
+        8.times do
+          sizes = suites.to_h { |suite| [suite, size(suite, trials, seconds)] }
+          break if @quick || suites.sum { |suite| rough(suite, *sizes[suite]) } <= TOTAL_BUDGET
+
+          @budget_scale *= 0.8
+        end
+        sizes
+      end
 
       def build(suites)
         suites.flat_map do |suite|

@@ -97,9 +97,17 @@ module Loom
       def suite_estimate(plan, suite)
         trials, seconds = plan.size_of(suite)
         window = suite.kind == :rate ? " x #{seconds}s windows" : ""
-        estimate = Progress.format_seconds(plan.estimate_suite(suite))
-        format("  %-22<name>s %2<rows>d rows x %<trials>d trials%<window>s ~ %<estimate>s",
-               name: suite.name, rows: suite.rows.size, trials: trials, window: window, estimate: estimate)
+        estimate = plan.estimate_suite(suite)
+        format("  %-22<name>s %2<rows>d rows x %<trials>d trials%<window>s ~ %<estimate>s%<over>s",
+               name: suite.name, rows: suite.rows.size, trials: trials, window: window,
+               estimate: Progress.format_seconds(estimate), over: over_budget(suite, estimate))
+      end
+
+      # Tells a suite's author when even its smallest size overruns its own budget.
+      def over_budget(suite, estimate)
+        return "" if @options[:quick] || estimate <= suite.budget * 1.1
+
+        " (over its #{Progress.format_seconds(suite.budget)} budget: fewer rows, smaller jobs or a larger s.budget)"
       end
 
       # Ctrl-C, or the deadline passing, stops the run but keeps what was

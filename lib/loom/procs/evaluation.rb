@@ -152,6 +152,12 @@ module Loom
       self
     end
 
+    # A root evaluation's resume is never run by a proc fiber.
+    # @return [false]
+    def __chain_into__(_worker)
+      false
+    end
+
     # @return [Boolean] whether the root evaluation was resumed
     def __resumed__
       @resumed
@@ -190,7 +196,20 @@ module Loom
     # Waits +seconds+ (0: lets everything already scheduled run first).
     # @return [true]
     def __wait__(seconds)
-      __await__(seconds, true)
+      return __await__(seconds, true) if seconds.positive?
+
+      @waiting = true
+      @timer = @loop.add_zero_wait(self)
+      __await__(nil, nil)
+    end
+
+    # The loop's zero-second wait +token+ is due.
+    # @return [void]
+    def __zero__(token)
+      return unless @timer.equal?(token)
+
+      @timer = nil
+      __schedule__(true) if @waiting
     end
 
     private

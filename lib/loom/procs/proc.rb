@@ -43,7 +43,7 @@ module Loom
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       worker = loop.pool.pop || Worker.create(loop)
-      result = worker.__start__(self, args, nil, context)
+      result = worker.__start__(self, args, nil, context, false)
       if Worker::SUSPENDED.equal?(result)
         worker.__evaluation__.await_result
       elsif result.instance_of?(Worker::Failure)
@@ -69,7 +69,7 @@ module Loom
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       worker = loop.pool.pop || Worker.create(loop)
-      result = worker.__start__(self, args, nil, context)
+      result = worker.__start__(self, args, nil, context, false)
       if Worker::SUSPENDED.equal?(result)
         worker.__evaluation__
       elsif result.instance_of?(Worker::Failure)

@@ -45,6 +45,19 @@ class ProcTest < Minitest::Test
     assert_equal [7], ran
   end
 
+  def test_background_starts_keep_their_order_and_rounds
+    order = []
+    Loom.concurrently do
+      order << 1
+      Loom.concurrently { order << 4 }
+    end
+    3.times { |i| Loom.concurrent_proc { order << (i + 10) }.call_and_forget }
+    Loom.concurrently { order << 2 }
+    Loom.wait 0
+    Loom.wait 0
+    assert_equal [1, 10, 11, 12, 2, 4], order
+  end
+
   def test_procs_run_in_non_blocking_fibers
     refute Loom.concurrent_proc { Fiber.current.blocking? }.call
   end

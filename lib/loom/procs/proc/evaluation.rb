@@ -156,7 +156,7 @@ module Loom
         if (worker = @worker)
           value = @run_value
           @run_value = nil
-          worker.fiber.resume(value)
+          worker.__resume__(value, true)
         elsif !@concluded
           __start__
         end
@@ -170,10 +170,26 @@ module Loom
         args = @args
         @proc = @args = nil
         @worker = worker
-        worker.__start__(proc, args, self, nil)
+        worker.__start__(proc, args, self, nil, true)
       rescue FiberRefusedError => e
         proc&.trigger(:error, e)
         conclude_to(e) unless @concluded
+      end
+
+      # Hands the start of this evaluation to a free +worker+ (see
+      # EventLoop#chain); resumes of a started one stay with the loop.
+      # @return [Boolean] whether the worker took it
+      def __chain_into__(worker)
+        return false if @worker || @concluded || @stale
+
+        @queued = false
+        @scheduled = false
+        @worker = worker
+        proc = @proc
+        args = @args
+        @proc = @args = nil
+        worker.__take__(proc, args, self)
+        true
       end
 
       # Binds an evaluation created lazily for a running proc to its worker.
@@ -267,7 +283,7 @@ module Loom
 
         if @waiting || @queued
           __unqueue__
-          worker.fiber.resume(CANCEL)
+          worker.__resume__(CANCEL, false)
         else
           @cancel_pending = true
         end

@@ -61,13 +61,32 @@ module Loom
       # @param args [Array]
       # @param evaluation [Proc::Evaluation, nil] nil: created if the proc waits
       # @param parent [#__adopt__, nil] who adopts a lazily created evaluation
+      # @param chain [Boolean] true when the loop starts it: when done, the
+      #   worker may start the round's next start itself (EventLoop#chain)
       # @return [Object] SUSPENDED, a Failure or the result
-      def __start__(proc, args, evaluation, parent)
+      def __start__(proc, args, evaluation, parent, chain)
         @proc = proc
         @args = args
         @evaluation = evaluation
         @parent = parent
+        @chain = chain
         @fiber.resume
+      end
+
+      # Resumes the waiting proc with +value+.
+      # @param chain [Boolean] see {#__start__}
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __resume__(value, chain)
+        @chain = chain
+        @fiber.resume(value)
+      end
+
+      # Takes the next job while running in its fiber (EventLoop#chain).
+      # @return [void]
+      def __take__(proc, args, evaluation)
+        @proc = proc
+        @args = args
+        @evaluation = evaluation
       end
 
       # @return [Proc::Evaluation] the evaluation being run (created on demand)
@@ -88,7 +107,7 @@ module Loom
 
       private
 
-      # rubocop:disable Metrics/MethodLength -- one frame less per proc run
+      # rubocop:disable Metrics/MethodLength, Metrics/CyclomaticComplexity -- one frame less per proc run
       def work
         Thread.current[Evaluation::FIBER_KEY] = self
         Fiber.yield
@@ -106,6 +125,7 @@ module Loom
             died(e)
           end
           @evaluation = @proc = @args = @parent = nil
+          next if @chain && @loop.chain(self)
           break if pool.size >= EventLoop::POOL_SIZE
 
           pool << self
@@ -114,7 +134,7 @@ module Loom
         @loop.count_fiber(-1)
         result
       end
-      # rubocop:enable Metrics/MethodLength
+      # rubocop:enable Metrics/MethodLength, Metrics/CyclomaticComplexity
 
       def failed(error)
         @proc.trigger(:error, error)

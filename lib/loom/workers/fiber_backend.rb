@@ -2,11 +2,18 @@
 
 module Loom
   module Workers
-    # `size` fibers on a thread of the pool's own, under `Loom.run` (loom's
-    # loop with its Fiber::Scheduler installed), taking chunks from one queue.
-    # Blocking calls in the block (sleep, pipe and socket IO, Queue#pop,
-    # Timeout) suspend only the fiber that makes them, so IO-bound items
-    # overlap as they would on threads, for the price of a fiber each.
+    # `size` fibers under `Loom.run` (loom's loop with its Fiber::Scheduler
+    # installed), taking chunks from one queue. Blocking calls in the block
+    # (sleep, pipe and socket IO, Queue#pop, Timeout) suspend only the fiber
+    # that makes them, so IO-bound items overlap as they would on threads,
+    # for the price of a fiber each.
+    #
+    # Created inside `Loom.run`, the pool's fibers join that run's loop on
+    # the caller's thread: a map or ask from there is a hand-over between
+    # fibers, with no thread to wake (the `messages` suite's lockstep rows).
+    # Such a pool must be shut down before the run's block ends (Loom.run
+    # waits for its fibers). Created anywhere else, the fibers get a thread
+    # of the pool's own.
     class FiberBackend < Backend
       # Seconds shutdown(kill: true) waits for the fibers' thread to end.
       KILL_WAIT = 1.0
@@ -15,6 +22,8 @@ module Loom
 
       def start
         @queue = Thread::Queue.new
+        return start_here if Fiber.scheduler.is_a?(Loom::Scheduler)
+
         started = Thread::Queue.new
         @thread = Thread.new(@queue) { |queue| run_loop(queue, started) }
         outcome = started.pop
@@ -34,6 +43,11 @@ module Loom
         raise
       end
 
+      # Inside Loom.run: the fibers join the caller's loop.
+      def start_here
+        @size.times { Fiber.schedule { serve(@queue) } }
+      end
+
       def serve(queue)
         while (chunk = queue.pop)
           run_chunk(chunk)
@@ -47,9 +61,11 @@ module Loom
 
       def stop(kill:)
         @queue.close
+        cancel_chunk(@queue.pop, "the pool was shut down") until !kill || @queue.empty?
+        # Fibers on the caller's loop finish when it next runs; Loom.run waits for them.
+        return unless @thread
         return @thread.join unless kill
 
-        cancel_chunk(@queue.pop, "the pool was shut down") until @queue.empty?
         @thread.kill
         # Loom.run's ensure waits for its fibers; one blocked for ever in the
         # block cannot be stopped from outside, so do not wait for ever.

@@ -115,6 +115,18 @@ class PoolTest < Minitest::Test
     pool&.shutdown
   end
 
+  def test_fiber_pool_made_inside_loom_run_shares_its_loop
+    threads = Queue.new
+    results = Timeout.timeout(10) do
+      Loom.run do
+        pool = Loom::Pool.new(worker: :fiber, size: 4) { |x| (threads << Thread.current) && (x * 3) }
+        [pool.map([1, 2, 3]), pool.ask(5), pool.submit(6).value!, Thread.current].tap { pool.shutdown }
+      end
+    end
+    assert_equal [[3, 6, 9], 15, 18], results.first(3)
+    assert_equal [results.last], Array.new(threads.size) { threads.pop }.uniq
+  end
+
   def test_loom_map_each_and_each_with_index
     assert_equal [2, 4, 6], Loom.map([1, 2, 3], worker: :thread, size: 2) { |x| x * 2 }
     seen = Queue.new

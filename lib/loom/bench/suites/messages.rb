@@ -263,6 +263,28 @@ module Loom
         { pool: Loom::Pool.new(worker: worker, size: count) { |query| query == QUERY ? REPLY : "?" } }
       end
 
+      # A fiber pool made inside Loom.run, as a loom program would: its
+      # fibers and the master share one loop, so an ask wakes no thread.
+      # The run lives on a thread of its own that takes one job per trial.
+      def start_fiber_pool(count, mode)
+        state = { go: Thread::Queue.new, done: Thread::Queue.new }
+        state[:thread] = Thread.new do
+          Loom.run do
+            pool = start_pool(:fiber, count)
+            while (total = state[:go].pop)
+              state[:done] << run_pool(pool, total, mode)
+            end
+            pool[:pool].shutdown
+          end
+        end
+        state
+      end
+
+      def stop_fiber_pool(state)
+        state[:go].close
+        state[:thread].join
+      end
+
       # Lockstep: ask and wait for each answer; pipelined: one map of all queries.
       # @return [Integer] replies received
       def run_pool(state, total, mode)
@@ -381,14 +403,27 @@ Loom::Bench.suite(:messages) do |s|
       teardown: ->(st) { suite.stop_loom_fibers(st) }
     }
   }
-  %i[fiber thread process].each do |worker|
+  pool_job = lambda { |worker, mode|
+    job = mode == :lockstep ? "total.times { pool.ask(\"STATUS\") }" : "pool.map(Array.new(total, \"STATUS\"))"
+    "pool = Loom::Pool.new(worker: #{worker.inspect}, size: n) { |q| q == \"STATUS\" ? \"OK\" : \"?\" }  " \
+      "# setup\n#{job}"
+  }
+  variants["loom fiber pool"] = {
+    library: "loom", estimate: 0.6, heavy: false,
+    code: lambda { |mode|
+      "Loom.run do  # the master and the pool's fibers share one loop\n#{pool_job.call(:fiber, mode)}\nend"
+    },
+    setup: ->(n, mode) { suite.start_fiber_pool(n, mode) },
+    run: lambda { |st, total, _mode|
+      st[:go] << total
+      st[:done].pop
+    },
+    teardown: ->(st) { suite.stop_fiber_pool(st) }
+  }
+  %i[thread process].each do |worker|
     variants["loom #{worker} pool"] = {
-      library: "loom", estimate: worker == :fiber ? 0.6 : 1.5, heavy: worker != :fiber,
-      code: lambda { |mode|
-        job = mode == :lockstep ? "total.times { pool.ask(\"STATUS\") }" : "pool.map(Array.new(total, \"STATUS\"))"
-        "pool = Loom::Pool.new(worker: #{worker.inspect}, size: n) { |q| q == \"STATUS\" ? \"OK\" : \"?\" }  " \
-          "# setup\n#{job}"
-      },
+      library: "loom", estimate: 1.5, heavy: true,
+      code: ->(mode) { pool_job.call(worker, mode) },
       setup: ->(n, _mode) { suite.start_pool(worker, n) },
       run: ->(st, total, mode) { suite.run_pool(st, total, mode) },
       teardown: ->(st) { st[:pool].shutdown }

@@ -447,7 +447,7 @@ Loom::Bench.suite(:promises) do |s|
     completions: a waiter stuck for #{suite::STALL} s lost a wake-up and fails its trial.
   TEXT
   s.kind :duration
-  s.unit "seconds for #{total} promises"
+  s.unit "seconds for #{total} promises (--quick: #{suite::QUICK_TOTAL})"
   s.trials 5
   s.budget 200
 

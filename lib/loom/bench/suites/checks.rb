@@ -192,13 +192,22 @@ Loom::Bench.suite(:checks) do |s|
   end
 
   # loom's process pool (one per check) against forking per batch, on failure_simple.
-  failure = cases["failure_simple"][:loom]
+  # Under --quick both stop after one shrink step: forking per batch costs ~1 s a batch here.
+  failure = lambda do |worker, ctx|
+    prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }
+    Loom::Check.assert(prop, worker: worker, seed: suite::SEED, max_shrinks: ctx.quick? ? 1 : 1000)
+    suite.failure_metrics(nil, 0)
+  rescue Loom::Check::Failure => e
+    suite.failure_metrics(e.result.counterexample, e.result.shrinks)
+  end
   { "loom process, one pool per check" => [:process, "loom"],
     "fork per batch (Pbt 0.4's process worker)" => [:fork_per_batch, "parallel"] }.each do |label, (worker, library)|
     s.row "failure_simple: #{label}", library: library, compare: "failure_simple, processes",
                                       params: { case: "failure_simple", worker: worker },
                                       requires: %w[loom/check parallel], estimate: worker == :process ? 0.1 : 1 do |r|
-      r.code "#{cases['failure_simple'][:loom_code].sub('WORKER', worker.inspect)}\n# 2 workers (one per core)"
+      r.code "prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }\n" \
+             "Loom::Check.assert(prop, worker: #{worker.inspect}, seed: SEED, max_shrinks: ctx.quick? ? 1 : 1000)\n" \
+             "rescue Loom::Check::Failure  # 2 workers (one per core)"
       r.run { |_state, ctx| failure.call(worker, ctx) }
     end
   end

@@ -3,7 +3,7 @@
 require "test_helper"
 require "loom/check"
 
-class ArbitrariesTest < Minitest::Test
+class CheckArbitrariesTest < Minitest::Test
   C = Loom::Check
 
   def sample(arbitrary, count = 300, seed: 1, size: 30) = arbitrary.sample(count, seed: seed, size: size)

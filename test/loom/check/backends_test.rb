@@ -6,7 +6,7 @@ require "timeout"
 
 # The same checks on every worker backend: identical results (lowest-index
 # failure wins), and errors of the machinery raised as themselves.
-class BackendsTest < Minitest::Test
+class CheckBackendsTest < Minitest::Test
   C = Loom::Check
   LIMIT = 30
 

@@ -3,7 +3,7 @@
 require "test_helper"
 require "loom/check"
 
-class CheckTest < Minitest::Test
+class CheckApiTest < Minitest::Test
   C = Loom::Check
 
   def test_a_passing_property_reports_every_run

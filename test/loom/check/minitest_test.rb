@@ -3,7 +3,7 @@
 require "test_helper"
 require "loom/check/minitest"
 
-class MinitestIntegrationTest < Minitest::Test
+class CheckMinitestTest < Minitest::Test
   include Loom::Check::Minitest
   C = Loom::Check
 

@@ -6,7 +6,7 @@ require "rbconfig"
 require "timeout"
 
 # Runs spec/loom/check with RSpec in a subprocess so the one test command covers the matcher.
-class RSpecIntegrationTest < Minitest::Test
+class CheckRSpecTest < Minitest::Test
   ROOT = File.expand_path("../../..", __dir__)
 
   def test_the_rspec_matcher_and_helper_pass_their_specs

@@ -3,7 +3,7 @@
 require "test_helper"
 require "loom/check"
 
-class ShrinkingTest < Minitest::Test
+class CheckShrinkingTest < Minitest::Test
   C = Loom::Check
   SEEDS = (1..25)
 

@@ -3,7 +3,7 @@
 require "test_helper"
 require "loom/check"
 
-class StatefulTest < Minitest::Test
+class CheckStatefulTest < Minitest::Test
   C = Loom::Check
 
   # A bounded stack that silently overwrites its top when full: the bug to find.

@@ -156,14 +156,16 @@ module Loom
 
     # Called by Fiber.set_scheduler and at the end of the thread: runs the
     # loop until every fiber is done. Skipped when an exception is on its
-    # way (as async does) or when called from a non-blocking fiber, which
-    # cannot run the loop.
+    # way (as async does), when the thread is being killed (Thread#kill must
+    # not wait for fibers that may wait for ever), or when called from a
+    # non-blocking fiber, which cannot run the loop.
     # @return [void]
     def close
       return if @closed
 
       @closed = true
       return if $ERROR_INFO || !Fiber.current.blocking? || !Thread.current.equal?(@thread)
+      return if Thread.current.status == "aborting"
 
       Drain.call(@loop)
     end

@@ -190,4 +190,19 @@ class LoomRunTest < Minitest::Test
 
     assert_equal %i[slept closed], log
   end
+
+  def test_killing_the_thread_does_not_wait_for_its_fibers
+    started = Queue.new
+    thread = Thread.new do
+      Loom.run do
+        Fiber.schedule { Queue.new.pop }
+        started << true
+        sleep
+      end
+    end
+    bounded { started.pop }
+    thread.kill
+
+    assert thread.join(Bounded::LIMIT), "Thread#kill waited for a fiber that waits for ever"
+  end
 end

@@ -15,6 +15,10 @@ module Loom
     module Isolation
       VARIABLE_READS = %i[LVAR DVAR].freeze
       SELF_READS = %i[IVAR CVAR SELF].freeze
+      # Isolated blocks by source position: a block literal evaluated again (a
+      # property built in every test run or benchmark iteration) is parsed once.
+      @cache = {}
+      @cache_lock = Mutex.new
 
       # @param predicate [Proc]
       # @return [Proc] a shareable Proc with the same behaviour
@@ -22,7 +26,22 @@ module Loom
       def self.shareable(predicate)
         Ractor.make_shareable(predicate)
       rescue Ractor::IsolationError, ArgumentError
-        reevaluate(predicate)
+        key = cache_key(predicate)
+        cached = key && @cache_lock.synchronize { @cache[key] }
+        return cached if cached
+
+        isolated = reevaluate(predicate)
+        @cache_lock.synchronize { @cache[key] = isolated } if key
+        isolated
+      end
+
+      # [file, mtime, exact code location] of the block literal, or nil when unknown.
+      def self.cache_key(predicate)
+        file = predicate.source_location&.first
+        location = RubyVM::InstructionSequence.of(predicate)&.to_a&.dig(4, :code_location)
+        return unless file && location && File.file?(file)
+
+        [file, File.mtime(file), location]
       end
 
       def self.reevaluate(predicate)
@@ -72,7 +91,7 @@ module Loom
         node.children.each { |c| walk(c, &visit) }
       end
 
-      private_class_method :reevaluate, :parse, :source, :check_isolated!, :walk
+      private_class_method :cache_key, :reevaluate, :parse, :source, :check_isolated!, :walk
     end
   end
 end

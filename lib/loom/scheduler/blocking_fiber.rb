@@ -12,10 +12,13 @@ module Loom
     # It never waits, so it is never resumed while it runs.
     class BlockingFiber
       def initialize
-        @fiber = Fiber.new(blocking: true) do |operation, target, io, length|
+        # The call's arguments travel in instance variables: resume and
+        # yield with several values would allocate an Array per call.
+        @fiber = Fiber.new(blocking: true) do
           while true # rubocop:disable Style/InfiniteLoop -- `loop` costs a block call per system call
-            result = perform(operation, target, io, length)
-            operation, target, io, length = Fiber.yield(result)
+            result = perform
+            @target = @io = nil
+            Fiber.yield(result)
           end
         end
       end
@@ -27,7 +30,11 @@ module Loom
       # @return [Integer, Exception] bytes read (0: end of file), -errno, or
       #   the error raised (a closed stream)
       def read(buffer, io, length)
-        @fiber.resume(:read, buffer, io, length)
+        @operation = :read
+        @target = buffer
+        @io = io
+        @length = length
+        @fiber.resume
       end
 
       # One write(2) from +buffer+.
@@ -36,23 +43,29 @@ module Loom
       # @param length [Integer] at most this many bytes (<= buffer.size)
       # @return [Integer, Exception] bytes written, -errno, or the error raised
       def write(buffer, io, length)
-        @fiber.resume(:write, buffer, io, length)
+        @operation = :write
+        @target = buffer
+        @io = io
+        @length = length
+        @fiber.resume
       end
 
       # Runs +callable+ outside the scheduler's reach. It must not wait.
       # @param callable [#call]
       # @return [Object, Exception] its result or the error it raised
       def call(callable)
-        @fiber.resume(:call, callable, nil, nil)
+        @operation = :call
+        @target = callable
+        @fiber.resume
       end
 
       private
 
-      def perform(operation, target, io, length)
-        case operation
-        when :read then target.read(io, length)
-        when :write then target.write(io, length)
-        else target.call
+      def perform
+        case @operation
+        when :read then @target.read(@io, @length)
+        when :write then @target.write(@io, @length)
+        else @target.call
         end
       rescue StandardError => e
         e

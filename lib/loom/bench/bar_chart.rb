@@ -5,7 +5,7 @@ module Loom
     # One horizontal bar per row (its median) with a min–max whisker.
     class BarChart < Chart
       BAR = 22        # height of one row
-      CHAR = 6.7      # width of a character of the 12px labels, roughly
+      CHAR = 7.2      # width of a character of the 12px labels, roughly (with room to spare)
       VALUE_ROOM = 90 # right of the longest whisker, for the value
 
       private

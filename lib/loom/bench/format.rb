@@ -32,6 +32,16 @@ module Loom
         end
       end
 
+      # @param value [Numeric] seconds, for an axis tick
+      # @return [String] e.g. "10 s", "0.5 s", "10 ms", "2.5 µs"
+      def tick_seconds(value)
+        return "0" if value.zero?
+        return format("%<v>g s", v: value.round(6)) if value >= 0.1
+        return format("%<v>g ms", v: (value * 1e3).round(6)) if value >= 1e-4
+
+        format("%<v>g µs", v: (value * 1e6).round(6))
+      end
+
       # @param value [Numeric, nil] the measured value of a row
       # @param rate [Boolean]
       # @return [String]

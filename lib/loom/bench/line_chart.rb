@@ -6,12 +6,18 @@ module Loom
     # per row at its median with a min–max whisker. The x values are spaced
     # evenly in sorted order (worker counts are usually 1, 2, 4, 8, ...).
     # A row's series is its `series:` or its library plus its other params.
+    # loom's series are solid, the peers' dashed; the y axis turns
+    # logarithmic when the values span more than LOG_SPAN (10 workers and
+    # 1,000 workers rarely fit one linear scale).
     class LineChart < Chart
-      HEIGHT = 300
+      MIN_HEIGHT = 300
       LEFT = 70
-      RIGHT = WIDTH - 260
+      RIGHT = WIDTH - 280
       TOP = 24
-      BOTTOM = HEIGHT - 40
+      LEGEND_LINE = 16
+      LOG_SPAN = 20
+      SERIES_COLORS = %w[#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf
+                         #393b79 #637939 #8c6d31 #843c39 #7b4173 #3182bd #e6550d #31a354].freeze
 
       # @param rows [Array<RowSummary>] measured rows that all have x_param
       # @param labels [Hash{RowSummary => String}]
@@ -20,14 +26,16 @@ module Loom
         super(rows, labels: labels)
         @x_param = x_param
         @xs = rows.map { |r| r.params[x_param] }.uniq.sort_by { |v| [v.is_a?(Numeric) ? 0 : 1, v.to_s.to_f, v.to_s] }
+        @series = rows.group_by { |r| series_name(r) }
+        @height = [MIN_HEIGHT, TOP + (@series.size * LEGEND_LINE) + 50].max
+        @bottom = @height - 40
       end
 
       private
 
       def draw
-        series = @rows.group_by { |r| series_name(r) }
-        lines = series.each_with_index.map { |(name, rows), i| line(name, rows, i) }
-        svg(HEIGHT, axes + lines.join)
+        lines = @series.each_with_index.map { |(name, rows), i| line(name, rows, i) }
+        svg(@height, axes + lines.join)
       end
 
       def x_of(row) = x_at(row.params[@x_param])
@@ -37,7 +45,30 @@ module Loom
         (LEFT + ((RIGHT - LEFT) * share)).round(1)
       end
 
-      def y_at(value) = (BOTTOM - ((BOTTOM - TOP) * value / top)).round(1)
+      def low = @low ||= @measured.map { |r| r.stats.min }.select(&:positive?).min || top
+
+      def log? = low.positive? && top / low > LOG_SPAN
+
+      def log_range = [Math.log10(low).floor, Math.log10(top).ceil]
+
+      def y_at(value)
+        share = if log?
+                  from, to = log_range
+                  (Math.log10([value, low].max) - from) / (to - from).to_f
+                else
+                  value / top
+                end
+        (@bottom - ((@bottom - TOP) * share)).round(1)
+      end
+
+      def y_ticks
+        return [0, top / 2, top] unless log?
+
+        from, to = log_range
+        (from..to).map { |power| 10.0**power }
+      end
+
+      def tick(number) = rate? ? Format.rate(number) : Format.tick_seconds(number)
 
       def series_name(row)
         others = row.params.reject { |k, _| k == @x_param }.map { |k, v| "#{k}=#{v}" }
@@ -48,29 +79,35 @@ module Loom
       def several_variants? = @rows.map(&:variant).uniq.size > 1
 
       def axes
-        x_ticks = @xs.map { |v| text(x_at(v), BOTTOM + 16, v.to_s, anchor: "middle") }
-        y_ticks = [0, top / 2, top].map { |v| text(LEFT - 6, y_at(v) + 4, value(v), anchor: "end") }
-        %(<path d="M#{LEFT} #{TOP}V#{BOTTOM}H#{RIGHT}" stroke="#444" fill="none"/>) + x_ticks.join + y_ticks.join +
+        x_ticks = @xs.map { |v| text(x_at(v), @bottom + 16, v.to_s, anchor: "middle") }
+        ticks = y_ticks.map { |v| text(LEFT - 6, y_at(v) + 4, tick(v), anchor: "end") }
+        %(<path d="M#{LEFT} #{TOP}V#{@bottom}H#{RIGHT}" stroke="#444" fill="none"/>) + x_ticks.join + ticks.join +
           titles
       end
 
       def titles
-        text(LEFT, 14, axis_title("higher", "lower"), size: 11) +
-          text((LEFT + RIGHT) / 2, BOTTOM + 32, @x_param, anchor: "middle")
+        text(LEFT, 14, "#{axis_title('higher', 'lower')}#{', log scale' if log?}", size: 11) +
+          text((LEFT + RIGHT) / 2, @bottom + 32, @x_param, anchor: "middle")
       end
 
       def line(name, rows, index)
         rows = rows.sort_by { |r| x_of(r) }
-        color = rows.first.loom? ? LOOM : PALETTE[index % PALETTE.size]
+        color = SERIES_COLORS[index % SERIES_COLORS.size]
         points = rows.map { |r| "#{x_of(r)},#{y_at(r.stats.median)}" }.join(" ")
-        %(<polyline points="#{points}" fill="none" stroke="#{color}" stroke-width="2"/>) +
-          rows.map { |r| point(r, color) }.join + legend(name, index, color)
+        %(<polyline points="#{points}" fill="none" #{stroke(rows.first, color)}/>) +
+          rows.map { |r| point(r, color) }.join + legend(name, index, rows.first, color)
       end
 
-      def legend(name, index, color)
-        baseline = TOP + (index * 16)
-        %(<rect x="#{RIGHT + 12}" y="#{baseline - 9}" width="10" height="10" fill="#{color}"/>) +
-          text(RIGHT + 26, baseline, name)
+      # loom's lines solid and thick, the peers' thin and dashed.
+      def stroke(row, color)
+        style = row.loom? ? %(stroke-width="2.5") : %(stroke-width="1.5" stroke-dasharray="5 3")
+        %(stroke="#{color}" #{style})
+      end
+
+      def legend(name, index, row, color)
+        baseline = TOP + (index * LEGEND_LINE)
+        %(<path d="M#{RIGHT + 10} #{baseline - 4}h18" fill="none" #{stroke(row, color)}/>) +
+          text(RIGHT + 34, baseline, name)
       end
 
       def point(row, color)

@@ -30,6 +30,21 @@ class BenchReportTest < Minitest::Test
     refute_match(/<script|src=|href="http/, html)
   end
 
+  def test_lines_over_a_wide_span_use_a_log_scale_and_dash_the_peers
+    wide = BenchResultsFactory.build(
+      "w" => { kind: "duration", chart: { "x" => "workers" }, rows: {
+        "loom 1" => ["loom", "1", [0.001, 0.002], { "workers" => 1 }],
+        "loom 9" => ["loom", "9", [1.0, 1.1], { "workers" => 9 }],
+        "peer 1" => ["peer", "1", [0.01, 0.02], { "workers" => 1 }],
+        "peer 9" => ["peer", "9", [0.5, 0.6], { "workers" => 9 }]
+      } }
+    )
+    html = Loom::Bench::HtmlReport.new(wide).render
+
+    assert_includes html, "lower is better), log scale"
+    assert_equal 2, html.scan("stroke-dasharray").size # the peer's line and its legend
+  end
+
   def test_markdown_has_summary_tables_and_code
     markdown = Loom::Bench::MarkdownReport.new(results).render
 

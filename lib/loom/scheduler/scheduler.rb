@@ -47,12 +47,17 @@ module Loom
     #   pooled, so the Fiber itself outlives the block)
     # @example
     #   Loom.run { Fiber.schedule { :done }.await_result } # => :done
-    def fiber(&)
-      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
-      proc = Loom.concurrent_proc(&)
-      evaluation = proc.evaluation_class.new(@loop, proc, [])
-      context.__adopt__(evaluation)
-      evaluation.__start__
+    def fiber(&block)
+      evaluation = nil
+      started = Loom.concurrent_proc do
+        evaluation = Evaluation.current # created on demand, adopted by the caller's evaluation
+        block.call
+      end
+      begin
+        started.call_nonblock
+      rescue StandardError, ScriptError, SystemStackError
+        nil # logged and concluded into the evaluation, as for any concurrent proc
+      end
       evaluation
     end
 

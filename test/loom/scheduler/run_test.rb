@@ -205,4 +205,17 @@ class LoomRunTest < Minitest::Test
 
     assert thread.join(Bounded::LIMIT), "Thread#kill waited for a fiber that waits for ever"
   end
+
+  def test_fiber_schedule_inside_a_proc_runs_only_its_block_before_returning
+    log = []
+    run_bounded do
+      Loom.concurrently do
+        Fiber.schedule { log << :scheduled }
+        log << :after_schedule
+      end
+      Loom.concurrently { log << :queued_next }
+    end
+
+    assert_equal %i[scheduled after_schedule queued_next], log
+  end
 end

@@ -98,8 +98,8 @@ module Loom
         trials, seconds = plan.size_of(suite)
         window = suite.kind == :rate ? " x #{seconds}s windows" : ""
         estimate = plan.estimate_suite(suite)
-        format("  %-22<name>s %2<rows>d rows x %<trials>d trials%<window>s ~ %<estimate>s%<over>s",
-               name: suite.name, rows: suite.rows.size, trials: trials, window: window,
+        format("  %-22<name>s %2<rows>d rows x %<trials>d trial%<s>s%<window>s ~ %<estimate>s%<over>s",
+               name: suite.name, rows: suite.rows.size, trials: trials, s: trials == 1 ? "" : "s", window: window,
                estimate: Progress.format_seconds(estimate), over: over_budget(suite, estimate))
       end
 

@@ -129,7 +129,9 @@ module Loom
     # @param target [#__zero__]
     # @return [Integer] the token (a {#cancel_timer} of it is a no-op)
     def add_zero_wait(target)
-      @zero << target << now << (@seq += 1)
+      # The time only orders it against timers pending now: any timer set
+      # later is due later anyway, so without timers no clock read is needed.
+      @zero << target << (@timers.empty? ? 0.0 : now) << (@seq += 1)
       @seq
     end
 
@@ -245,8 +247,10 @@ module Loom
 
     # Schedules the zero-second waits and the due timers, merged by due time.
     def fire_due
-      time = now
       zero = @zero
+      return fire_zero(zero, 0) if @timers.empty?
+
+      time = now
       index = 0
       while (timer = @timers.first) && timer.time <= time
         while index < zero.size && zero[index + 1] <= timer.time

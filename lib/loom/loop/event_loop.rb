@@ -108,9 +108,10 @@ module Loom
       @queue << entry
     end
 
-    # @return [Boolean] true when nothing is queued to run right now
+    # @return [Boolean] true when nothing is queued to run right now (zero-
+    #   second waits count as queued: they run in the next round)
     def idle?
-      @queue.empty?
+      @queue.empty? && @zero.empty?
     end
 
     # Sets a timer that calls +target.__timeout__(timer)+ after +seconds+.
@@ -142,9 +143,9 @@ module Loom
       @timers.delete(timer) unless timer.is_a?(Integer)
     end
 
-    # @return [Integer] pending timers
+    # @return [Integer] pending timers (zero-second waits included)
     def timer_count
-      @timers.size
+      @timers.size + (@zero.size / 3)
     end
 
     # @return [IOWatch] the IO readiness registry
@@ -231,7 +232,7 @@ module Loom
     def poll
       release_held unless @held.empty?
       drain_inbox unless @inbox.empty?
-      @io.sweep unless @io.empty?
+      @io.sweep if @io.watching?
       sleep_until_work if @queue.empty?
     end
 

@@ -36,9 +36,15 @@ module Loom
         @waiting = 0
       end
 
-      # @return [Boolean] true when no IO is watched
+      # @return [Boolean] true when no evaluation waits on an IO
       def empty?
-        @readers.empty? && @writers.empty?
+        @waiting.zero?
+      end
+
+      # @return [Boolean] true while some IO is registered (waited on, or
+      #   idle but kept for the next waits)
+      def watching?
+        !(@readers.empty? && @writers.empty?)
       end
 
       # @return [Boolean] true when some evaluation waits on an IO

@@ -168,6 +168,16 @@ module Loom
       false
     end
 
+    # Lets go of the idle pooled fibers (the garbage collector frees them),
+    # e.g. to give memory back after a burst.
+    # @return [Integer] how many were dropped
+    def drop_idle_fibers
+      count = @pool.size
+      @fibers -= count
+      @pool.clear
+      count
+    end
+
     # Counts a fiber created (+1) or ended (-1).
     # @param delta [Integer]
     # @return [void]

@@ -23,9 +23,11 @@ class KernelTest < Minitest::Test
 
   def test_await_fastest_with_options
     slow = concurrently { wait 1 }
-    assert_equal :none, await_fastest(slow, concurrently { wait 1 }, within: 0.001, timeout_result: :none)
+    slower = concurrently { wait 1 }
+    assert_equal :none, await_fastest(slow, slower, within: 0.001, timeout_result: :none)
     fast = concurrently { :fast }
     assert_same fast, await_fastest(slow, fast)
+    [slow, slower].each { |evaluation| evaluation.conclude_to(:done) } # no fiber left behind
   end
 
   def test_io_methods

@@ -133,7 +133,7 @@ class ProcTest < Minitest::Test
   end
 
   def test_refused_fiber_is_a_loom_error_and_the_loop_goes_on
-    Loom::EventLoop.current.pool.clear
+    Loom::EventLoop.current.drop_idle_fibers
     refuse_fibers do
       error = assert_raises(Loom::Proc::FiberRefusedError) { Loom.concurrent_proc { 1 }.call }
       assert_match(/cannot create a fiber/, error.message)

@@ -8,14 +8,19 @@ module Loom
     # copied. The block is checked when the pool starts, so that a block a
     # ractor cannot run fails with {NotShareableError}, not deep inside a map.
     class RactorBackend < Backend
-      @warned = false
+      @warned = nil
       @collector_lock = Mutex.new
 
       class << self
         # @api private
         # @return [RactorCollector] the process's one receiver of worker messages
         def collector
-          @collector_lock.synchronize { @collector ||= RactorCollector.new }
+          @collector_lock.synchronize do
+            # A forked child inherits the object but not its thread: start anew.
+            @collector = nil unless @collector_pid == Process.pid
+            @collector_pid = Process.pid
+            @collector ||= RactorCollector.new
+          end
         end
 
         # @api private
@@ -48,9 +53,9 @@ module Loom
         private
 
         def warn_once
-          return if @warned
+          return if @warned == Process.pid
 
-          @warned = true
+          @warned = Process.pid
           warn "loom: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
                "can crash the whole process (File IO in ractors has on 3.1.2). Prefer worker: :process for " \
                "production.", category: :experimental

@@ -1,53 +1,44 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "rbconfig"
 require "timeout"
 
-# Ractor workers. Ruby 3.1's ractors can crash the VM, and a process that has
-# started ractors cannot fork, so every case runs in a forked child: a crash
-# there fails the case with the child's exit status instead of killing the run.
+# Ractor workers. Ruby 3.1's ractors can crash the VM, and a process forked
+# from one that has run ractors cannot start them reliably (other tests of
+# the suite start ractors), so every case runs in a fresh `ruby`: a crash or
+# a hang there fails the case instead of the run.
 class RactorTest < Minitest::Test
+  LIB = File.expand_path("../../../lib", __dir__)
   # Handlers written in a class body: self is the class, which is shareable.
-  SQUARE = proc { |x| x * x }
-  FLAKY = proc { |x| x == 13 ? raise(KeyError, "no #{x}") : x }
-  PROC_FOR_20 = proc { |x| x == 20 ? proc { x } : x }
-  SLOW_2 = proc { |x| x == 2 ? sleep(3) : x }
+  PRELUDE = <<~RUBY
+    require "loom"
+    Warning[:experimental] = false
+    module H
+      SQUARE = proc { |x| x * x }
+      FLAKY = proc { |x| x == 13 ? raise(KeyError, "no \#{x}") : x }
+      PROC_FOR_20 = proc { |x| x == 20 ? proc { x } : x }
+      SLOW_2 = proc { |x| x == 2 ? sleep(3) : x }
+      def self.plus_one(item) = item + 1
+    end
+  RUBY
 
-  def self.plus_one(item) = item + 1
-
-  # Runs the block in a forked child and returns its Marshal'd value.
-  def in_child(limit = 20, &block)
+  # Runs code in a fresh ruby and returns the value of its last expression.
+  def in_ruby(code, limit = 30)
+    script = "#{PRELUDE}\nresult = begin\n#{code}\nend\n$stdout.write(Marshal.dump(result))\n"
     reader, writer = IO.pipe
-    pid = fork { run_child(reader, writer, &block) }
+    pid = Process.spawn(RbConfig.ruby, "-I", LIB, "-e", script, out: writer, err: File::NULL)
     writer.close
     data = Timeout.timeout(limit) { reader.read }
     _, status = Process.waitpid2(pid)
-    child_result(data, status)
+    flunk "the ractor run crashed: #{status.inspect}" if data.empty?
+    Marshal.load(data) # rubocop:disable Security/MarshalLoad -- our own child wrote it
   ensure
     reader&.close
-    stop_child(pid) unless status
+    stop(pid) unless status
   end
 
-  def run_child(reader, writer)
-    reader.close
-    Warning[:experimental] = false
-    writer.write(Marshal.dump(yield))
-  rescue Exception => e # rubocop:disable Lint/RescueException -- report anything to the parent
-    writer.write(Marshal.dump(RuntimeError.new("#{e.class}: #{e.message}\n#{e.backtrace&.first(5)&.join("\n")}")))
-  ensure
-    writer.close
-    exit!(0)
-  end
-
-  def child_result(data, status)
-    flunk "the ractor child crashed: #{status.inspect}" if data.empty?
-    result = Marshal.load(data) # rubocop:disable Security/MarshalLoad -- our own child wrote it
-    raise result if result.is_a?(Exception)
-
-    result
-  end
-
-  def stop_child(pid)
+  def stop(pid)
     return unless pid
 
     Process.kill(:KILL, pid)
@@ -55,80 +46,79 @@ class RactorTest < Minitest::Test
   end
 
   def test_map_keeps_order_and_the_pool_is_reused
-    result = in_child do
-      pool = Loom::Pool.new(worker: :ractor, size: 2, &SQUARE)
+    result = in_ruby(<<~RUBY)
+      pool = Loom::Pool.new(worker: :ractor, size: 2, &H::SQUARE)
       [pool.map((1..200).to_a), pool.map([3, 4]), pool.submit(5).value!, pool.ask(6)].tap { pool.shutdown }
-    end
+    RUBY
     assert_equal [(1..200).map { |x| x * x }, [9, 16], 25, 36], result
   end
 
   def test_method_objects_of_modules_are_accepted
-    assert_equal([2, 3], in_child { Loom.map([1, 2], worker: :ractor, &RactorTest.method(:plus_one)) })
+    assert_equal [2, 3], in_ruby("Loom.map([1, 2], worker: :ractor, &H.method(:plus_one))")
   end
 
   def test_errors_come_back_with_results
-    result = in_child do
-      pool = Loom::Pool.new(worker: :ractor, size: 2, &FLAKY)
-      error = begin
-        pool.map((0..29).to_a, fail_fast: false)
+    result = in_ruby(<<~RUBY)
+      begin
+        Loom::Pool.new(worker: :ractor, size: 2, &H::FLAKY).map((0..29).to_a, fail_fast: false)
       rescue Loom::Workers::Errors => e
-        e
+        [e.errors.keys, e.errors[13].class, e.errors[13].message, e.results.compact.size]
       end
-      [error.errors.keys, error.errors[13].class, error.errors[13].message, error.results.compact.size]
-    end
+    RUBY
     assert_equal [[13], KeyError, "no 13", 29], result
   end
 
   def test_uncopyable_result_and_item_are_workers_errors
-    result = in_child do
-      pool = Loom::Pool.new(worker: :ractor, size: 2, &PROC_FOR_20)
-      error = begin
-        pool.map([19, 20, Thread.current], fail_fast: false)
+    result = in_ruby(<<~RUBY)
+      begin
+        Loom::Pool.new(worker: :ractor, size: 2, &H::PROC_FOR_20).map([19, 20, Thread.current], fail_fast: false)
       rescue Loom::Workers::Errors => e
-        e
+        [e.errors.keys.sort, e.errors.values.map(&:class).uniq, e.results]
       end
-      [error.errors.keys.sort, error.errors.values.map(&:class).uniq, error.results]
-    end
+    RUBY
     assert_equal [[1, 2], [Loom::Workers::UnmarshalableError], [19, nil, nil]], result
   end
 
   def test_block_that_is_not_shareable_is_refused_up_front
-    message = in_child do
-      Loom::Pool.new(worker: :ractor) { |x| x }
-    rescue Loom::Workers::NotShareableError => e
-      e.message
-    end
-    assert_match(/cannot run in a ractor.*self is not shareable/, message)
-    outer = [1]
-    assert_match(/outer|unshareable/, in_child do
-      Loom::Pool.new(worker: :ractor, &nil.instance_exec { proc { |x| x + outer.size } })
-    rescue Loom::Workers::NotShareableError => e
-      e.message
-    end)
+    self_error = in_ruby(<<~RUBY)
+      begin
+        Loom::Pool.new(worker: :ractor) { |x| x }
+      rescue Loom::Workers::NotShareableError => e
+        e.message
+      end
+    RUBY
+    assert_match(/cannot run in a ractor.*self is not shareable/, self_error)
+    outer_error = in_ruby(<<~RUBY)
+      outer = [1]
+      begin
+        Loom::Pool.new(worker: :ractor, &nil.instance_exec { proc { |x| x + outer.size } })
+      rescue Loom::Workers::NotShareableError => e
+        e.message
+      end
+    RUBY
+    assert_match(/outer|unshareable/, outer_error)
   end
 
   def test_item_timeout
-    result = in_child do
-      pool = Loom::Pool.new(worker: :ractor, size: 1, item_timeout: 0.2, &SLOW_2)
+    result = in_ruby(<<~RUBY)
       begin
-        pool.map([0, 1, 2])
+        Loom::Pool.new(worker: :ractor, size: 1, item_timeout: 0.2, &H::SLOW_2).map([0, 1, 2])
       rescue Loom::Workers::TimeoutError => e
         [e.index, e.results]
       end
-    end
+    RUBY
     assert_equal [2, [0, 1, nil]], result
   end
 
   def test_warns_once_that_ractors_are_experimental
-    output = in_child do
+    output = in_ruby(<<~RUBY)
       Warning[:experimental] = true
       reader, writer = IO.pipe
       $stderr.reopen(writer)
-      2.times { Loom::Pool.new(worker: :ractor, size: 1, &SQUARE).shutdown }
-      writer.close
+      2.times { Loom::Pool.new(worker: :ractor, size: 1, &H::SQUARE).shutdown }
       $stderr.flush
       reader.read_nonblock(10_000, exception: false).to_s
-    end
+    RUBY
     assert_equal 1, output.scan("loom: worker: :ractor").size
     refute_match(/Ractor is experimental/, output)
   end

@@ -6,10 +6,13 @@ require "tmpdir"
 
 module Loom
   module Bench
-    # Runs one trial in a fresh `ruby` process: for rows with `isolate: true`
-    # (many workers, global state) and for every row when the run asks for
-    # other Ruby flags than this process has (--yjit, --no-yjit, --both).
-    # The child runs `exe/loom bench --worker SPEC` and writes its record as
+    # Runs one trial in another `ruby` process: for rows with `isolate:`
+    # (many workers, global state, peers that patch Kernel) and for every row
+    # when the run asks for other Ruby flags than this process has (--yjit,
+    # --no-yjit, --both). Given a {WorkerPool}, the trial goes to the
+    # long-lived child of its (suite, isolation group, variant); rows with
+    # `isolate: :trial` (and every row under `--isolate`) get a fresh
+    # process: `exe/loom bench --worker SPEC`, which writes its record as
     # JSON to a file named in SPEC; its stdout is discarded (suites may
     # print) and its stderr kept for the failure message.
     class IsolatedTrial
@@ -26,8 +29,10 @@ module Loom
       # @param quick [Boolean]
       # @param keep_gc [Boolean]
       # @param variant [String] "yjit" or "no-yjit"
-      def initialize(row, trial:, seconds:, warmup:, quick:, keep_gc:, variant:) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
+      # @param pool [WorkerPool, nil] where shared children live (nil: a fresh process)
+      def initialize(row, trial:, seconds:, warmup:, quick:, keep_gc:, variant:, pool: nil) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
         @row = row
+        @pool = pool
         @spec = { "suite_file" => row.suite.file, "suite" => row.suite.name, "row" => row.name, "trial" => trial,
                   "seconds" => seconds, "warmup" => warmup, "quick" => quick, "keep_gc" => keep_gc,
                   "variant" => variant }
@@ -37,6 +42,7 @@ module Loom
       def call
         return failed("isolated rows need their suite defined in a file (Loom::Bench.suite in a .rb file)") unless
           @row.suite.file
+        return pooled if @pool
 
         Dir.mktmpdir("loom-bench") do |dir|
           out = File.join(dir, "record.json")
@@ -71,6 +77,13 @@ module Loom
       private_class_method :find_row
 
       private
+
+      def pooled
+        key = Plan.group_key(@row, @spec["variant"])
+        limit = Trial.time_limit(@row, seconds: @spec["seconds"], warmup: @spec["warmup"], quick: @spec["quick"])
+        result = @pool.call(key, @spec["variant"], @spec, limit)
+        result.is_a?(Hash) ? result : failed(result).merge("ruby_flags" => flags)
+      end
 
       def flags = Plan::VARIANT_FLAGS.fetch(@spec["variant"], [])
 

@@ -14,7 +14,8 @@ module Loom
     # configuration measured as often as the others, give or take one.
     class Plan
       # One run: a trial of a row under a Ruby variant.
-      Run = Struct.new(:suite, :row, :variant, :trial, :trials, :seconds, :isolated, keyword_init: true) do
+      # isolated: in another ruby process; fresh: in a new one for this trial alone.
+      Run = Struct.new(:suite, :row, :variant, :trial, :trials, :seconds, :isolated, :fresh, keyword_init: true) do
         # @return [String] "suite/row [variant]"
         def label = "#{suite.name}/#{row.name} [#{variant}]"
       end
@@ -89,6 +90,17 @@ module Loom
       # @return [Boolean] whether the row's trials under variant run in a fresh process
       def isolated?(row, variant) = @isolate_all || row.isolate? || self.class.foreign?(variant)
 
+      # @param row [Row]
+      # @param variant [String]
+      # @return [Boolean] whether each of the row's trials under variant starts a process of its own
+      #   (`isolate: :trial`, `--isolate`); other isolated trials share their group's child
+      def fresh?(row, variant) = isolated?(row, variant) && (@isolate_all || row.fresh_process?)
+
+      # @param row [Row]
+      # @param variant [String]
+      # @return [Array] the shared child the row's trials run in ([suite, group, variant])
+      def self.group_key(row, variant) = [row.suite.name, row.isolation_group || "suite", variant]
+
       private
 
       # Sizes every suite; while the whole run is still over TOTAL_BUDGET
@@ -111,16 +123,20 @@ module Loom
           suite.rows.reject { |row| skipped.key?(row) }.flat_map do |row|
             @variants.product((1..trials).to_a).map do |variant, trial|
               Run.new(suite: suite, row: row, variant: variant, trial: trial, trials: trials, seconds: seconds,
-                      isolated: isolated?(row, variant))
+                      isolated: isolated?(row, variant), fresh: fresh?(row, variant))
             end
           end
         end
       end
 
+      # A shared child is started once per group (the estimate assumes it
+      # stays up; WorkerPool keeps the recently used ones) and warms each row once.
       def estimate_run(run, warm)
-        first = !run.isolated && !warm.key?([run.row, run.variant])
+        first = run.fresh || !warm.key?([run.row, run.variant])
         warm[[run.row, run.variant]] = true
-        per_run(run.row, run.seconds, first || run.isolated) + (run.isolated ? SPAWN_SECONDS : 0)
+        spawn = run.fresh || (run.isolated && !warm.key?(Plan.group_key(run.row, run.variant)))
+        warm[Plan.group_key(run.row, run.variant)] = true if run.isolated
+        per_run(run.row, run.seconds, first) + (spawn ? SPAWN_SECONDS : 0)
       end
 
       def per_run(row, seconds, full_warmup)
@@ -161,11 +177,13 @@ module Loom
         @variants.sum { |variant| active.sum { |row| rough_row(row, variant, trials, seconds) } }
       end
 
-      # Trials plus, for a rate row warmed in this process, its first full warm-up.
+      # Trials plus, for a rate row warmed once in its process, its first full
+      # warm-up (and a share of its child's start-up when it has one).
       def rough_row(row, variant, trials, seconds)
-        isolated = isolated?(row, variant)
-        first_warmup = isolated || row.kind == :duration ? 0 : seconds
-        (trials * (per_run(row, seconds, isolated) + (isolated ? SPAWN_SECONDS : 0))) + first_warmup
+        fresh = fresh?(row, variant)
+        first_warmup = fresh || row.kind == :duration ? 0 : seconds
+        start = isolated?(row, variant) && !fresh ? SPAWN_SECONDS / 2 : 0
+        (trials * (per_run(row, seconds, fresh) + (fresh ? SPAWN_SECONDS : 0))) + first_warmup + start
       end
     end
   end

@@ -17,7 +17,9 @@ module Loom
       # @param compare [String, nil] rows with the same compare do the same job
       # @param params [Hash] configuration, handed to the blocks as ctx.params
       # @param requires [Array<String>] files to require first; a LoadError skips the row
-      # @param isolate [Boolean] run each trial in a fresh ruby process
+      # @param isolate [Boolean, Symbol, String] run the trials in another ruby process: true shares one child
+      #   per (suite, variant) with the suite's other isolated rows, a name shares it with the rows of that
+      #   name only, :trial starts a fresh process for every trial (for rows whose leftovers would skew the next)
       # @param series [String, nil] line name in a chart over a param (default: library and other params)
       # @param estimate [Float, nil] expected seconds per duration trial (full run), for the budget
       # @param keep_gc [Boolean, nil] true keeps GC on in this row's rate window
@@ -32,7 +34,7 @@ module Loom
         @compare = compare&.to_s
         @params = params.to_h.transform_keys(&:to_sym)
         @requires = Array(requires).map(&:to_s)
-        @isolate = isolate ? true : false
+        @isolate = [true, false, nil].include?(isolate) ? isolate == true : isolate.to_s
         @series = series&.to_s
         @estimate = estimate
         @keep_gc = keep_gc
@@ -70,8 +72,18 @@ module Loom
       # @return [Proc, nil]
       def teardown(&block) = define(:teardown, block)
 
-      # @return [Boolean] whether each trial runs in a fresh ruby process
-      def isolate? = @isolate
+      # @return [Boolean] whether the trials run in another ruby process
+      def isolate? = @isolate ? true : false
+
+      # @return [Boolean] whether each trial needs a fresh ruby process of its own (`isolate: :trial`)
+      def fresh_process? = @isolate == "trial"
+
+      # @return [String, nil] the name of the child process this row's isolated trials share
+      def isolation_group
+        return nil unless @isolate
+
+        @isolate == true ? "suite" : @isolate
+      end
 
       # @return [Boolean, nil] the row's own GC choice for the rate window, nil to follow the run
       attr_reader :keep_gc
@@ -108,7 +120,8 @@ module Loom
       # @return [Hash] the row as plain data (for the JSON results)
       def to_h
         { "name" => name, "library" => library, "compare" => compare, "params" => Results.plain(params),
-          "requires" => requires, "isolate" => isolate?, "series" => series, "code" => code }
+          "requires" => requires, "isolate" => isolate?,
+          "isolation" => isolation_group, "series" => series, "code" => code }
       end
 
       # @api private

@@ -131,6 +131,7 @@ module Loom
         records
       ensure
         progress&.close
+        @pool&.close
       end
 
       def deadline_passed(plan, index)
@@ -144,17 +145,25 @@ module Loom
         key = [run.row, run.variant]
         warmup = warmup_for(run, warm.key?(key))
         warm[key] = true
-        klass = run.isolated ? IsolatedTrial : Trial
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        record = klass.new(run.row, trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
-                                    keep_gc: @options[:keep_gc], variant: run.variant).call
+        record = trial_for(run, warmup).call
         record.merge("isolated" => run.isolated,
                      "trial_seconds" => (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).round(4))
       end
 
+      def trial_for(run, warmup)
+        options = { trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
+                    keep_gc: @options[:keep_gc], variant: run.variant }
+        return Trial.new(run.row, **options) unless run.isolated
+        return IsolatedTrial.new(run.row, **options) if run.fresh
+
+        IsolatedTrial.new(run.row, **options, pool: (@pool ||= WorkerPool.new))
+      end
+
       # A full window (or warm-up pass) the first time a row runs in a
       # process; later trials of a warm row re-warm briefly (rate) or not at
-      # all (duration, whose jobs are long).
+      # all (duration, whose jobs are long). A shared child gets the full
+      # warm-up and makes the same choice itself (TrialServer).
       def warmup_for(run, warm)
         return run.seconds if run.isolated || !warm
 

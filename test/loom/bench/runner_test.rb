@@ -53,6 +53,16 @@ class BenchRunnerTest < Minitest::Test
     assert(forked.all? { |r| r["children_cpu_seconds"].positive? })
   end
 
+  def test_isolated_rows_of_a_suite_share_one_child_and_trial_rows_get_their_own
+    shared = (records_of("forked sum") + records_of("pid")).map { |r| r["pid"] }
+    own = records_of("own process").map { |r| r["pid"] }
+
+    assert_equal 4, shared.size
+    assert_equal 1, shared.uniq.size
+    assert_equal 2, own.uniq.size
+    refute_includes own, shared.first
+  end
+
   def test_seed_and_environment_are_recorded_and_printed
     data = results.first.data
 

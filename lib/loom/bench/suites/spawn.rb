@@ -45,13 +45,13 @@ Loom::Bench.suite(:spawn) do |s|
     #{count}
   RUBY
 
-  rows.row "spawn 100k, wait 0, await all", library: "loom", compare: "spawn 100k", isolate: true, estimate: 1.5,
+  rows.row "spawn 100k, wait 0, await all", library: "loom", compare: "spawn 100k", isolate: :trial, estimate: 1.5,
                                             code: code.new(setup: spawn, timed: loom_spawn)
-  rows.row "spawn 100k, sleep 0, wait all", library: "async", compare: "spawn 100k", isolate: true, estimate: 3,
+  rows.row "spawn 100k, sleep 0, wait all", library: "async", compare: "spawn 100k", isolate: :trial, estimate: 3,
                                             requires: ["async"], code: code.new(setup: spawn, timed: async_sleep)
-  rows.row "spawn 100k, Task#yield, wait all", library: "async", compare: "spawn 100k", isolate: true, estimate: 3,
+  rows.row "spawn 100k, Task#yield, wait all", library: "async", compare: "spawn 100k", isolate: :trial, estimate: 3,
                                                requires: ["async"], code: code.new(setup: spawn, timed: async_yield)
-  rows.row "1,000,000 pending evaluations", library: "loom", isolate: true, estimate: 4,
+  rows.row "1,000,000 pending evaluations", library: "loom", isolate: :trial, estimate: 4,
                                             code: code.new(setup: "n = ctx.quick? ? 100_000 : 1_000_000\ndone = 0",
                                                            timed: loom_pending)
 end

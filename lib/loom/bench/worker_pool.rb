@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+module Loom
+  module Bench
+    # The long-lived child processes of a run, one per (suite, isolation
+    # group, Ruby variant): the isolated trials of a group go to its child in
+    # the plan's random order, so the order across rows stays as shuffled
+    # while each group pays for one `ruby` start instead of one per trial.
+    # Idle children wait on their stdin; past {MAX_ALIVE} the least recently
+    # used one is ended (it is started again if its group comes back).
+    class WorkerPool
+      # Idle children kept: each holds a loaded ruby (30–100 MB) and whatever
+      # its rows left; a default run touches ~20 groups over both variants.
+      MAX_ALIVE = 4
+
+      def initialize
+        @workers = {}
+      end
+
+      # Runs one trial in the child of its group, starting the child if needed.
+      #
+      # @param key [Array] (suite, isolation group, variant)
+      # @param variant [String] "yjit" or "no-yjit"
+      # @param spec [Hash] the trial, as {TrialServer} reads it
+      # @param limit [Float] the trial's time limit in seconds
+      # @return [Hash, String] the record, or why there is none
+      def call(key, variant, spec, limit)
+        worker = @workers.delete(key)
+        worker = WorkerProcess.new(variant) unless worker&.alive?
+        @workers[key] = worker
+        trim
+        worker.call(spec, limit)
+      end
+
+      # Ends every child.
+      #
+      # @return [void]
+      def close
+        @workers.each_value(&:close)
+        @workers.clear
+      end
+
+      private
+
+      def trim
+        @workers.delete(@workers.keys.first).close while @workers.size > MAX_ALIVE
+      end
+    end
+  end
+end

@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+# The README's tour must run as printed: every `# => value` comment in it is
+# checked against what the line really returns.
+class ReadmeTest < Minitest::Test
+  README = File.expand_path("../../README.md", __dir__)
+  EXPECTATION = /\A(?<code>.*?)\s+# => (?<expected>.+?)(?: \(.*\))?\z/
+
+  def tour
+    File.read(README)[/^## A tour\n.*?```ruby\n(.*?)^```/m, 1]
+  end
+
+  def test_the_tour_runs_and_returns_what_it_says
+    checks = 0
+    program = tour.lines.map do |line|
+      match = EXPECTATION.match(line.chomp)
+      next line unless match
+
+      checks += 1
+      "__check.call(#{match[:expected]}, (#{match[:code]}), #{line.strip.dump})\n"
+    end.join
+    failures = []
+    check = ->(expected, actual, source) { failures << "#{source}: got #{actual.inspect}" unless expected == actual }
+    Timeout.timeout(60) { eval_tour(program, check) }
+    assert_operator checks, :>=, 7, "the tour lost its # => examples"
+    assert_empty failures
+  end
+
+  private
+
+  def eval_tour(program, check)
+    binding.tap { |b| b.local_variable_set(:__check, check) }.eval(program, README)
+  end
+end

@@ -114,6 +114,14 @@ module Loom
       @queue.empty? && @zero.empty?
     end
 
+    # Whether a zero-second wait would find nothing to run before it: no
+    # queued or held entry, no other zero wait, no timer due (the inbox and
+    # IO are not looked at by such a round either).
+    # @return [Boolean]
+    def nothing_due?
+      @queue.empty? && @zero.empty? && @held.empty? && (@timers.empty? || @timers.first.time > now)
+    end
+
     # Sets a timer that calls +target.__timeout__(timer)+ after +seconds+.
     # @param seconds [Numeric]
     # @param target [#__timeout__]

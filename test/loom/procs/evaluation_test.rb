@@ -144,4 +144,25 @@ class EvaluationTest < Minitest::Test
     end
     assert_equal :plain, result.await_result
   end
+
+  def test_root_wait_zero_with_nothing_due_returns_and_a_procs_wait_zero_suspends
+    assert Loom.wait(0)
+    evaluation = Loom.concurrent_proc { Loom.wait(0) && :resumed }.call_nonblock
+    assert_instance_of Loom::Proc::Evaluation, evaluation
+    refute evaluation.concluded?
+    assert Loom.wait(0)
+    assert_equal :resumed, evaluation.await_result
+  end
+
+  def test_root_wait_zero_runs_what_is_due_first
+    ran = []
+    Loom.concurrent_proc { ran << :started }.call_and_forget
+    timer_evaluation = Loom.concurrently { Loom.wait(0.001) && (ran << :timer) }
+    Loom.wait 0
+    assert_equal [:started], ran
+    sleep 0.005
+    Loom.wait 0
+    assert_equal %i[started timer], ran
+    timer_evaluation.await_result
+  end
 end

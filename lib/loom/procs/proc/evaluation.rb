@@ -248,6 +248,13 @@ module Loom
         end
       end
 
+      # Waits +seconds+; a zero wait always suspends the proc's fiber, even
+      # when nothing else is due (its caller's call_nonblock sees it wait).
+      # @return [true]
+      def __wait__(seconds)
+        seconds.positive? ? __await__(seconds, true) : __wait_zero__
+      end
+
       # Suspends the proc's fiber until resumed.
       # @return [Object] the resume value
       def __await__(within, timeout_result)

@@ -98,8 +98,10 @@ module Loom
 
       # @param row [Row]
       # @param variant [String]
-      # @return [Array] the shared child the row's trials run in ([suite, group, variant])
-      def self.group_key(row, variant) = [row.suite.name, row.isolation_group || "suite", variant]
+      # @return [Array] the shared child the row's trials run in ([suite, group, variant]); rows that
+      #   are isolated only for a foreign variant get a child apart from the isolated rows (whose
+      #   peers may patch Kernel, as Concurrently does)
+      def self.group_key(row, variant) = [row.suite.name, row.isolation_group || "plain", variant]
 
       private
 

@@ -82,7 +82,7 @@ module Loom
       def isolation_group
         return nil unless @isolate
 
-        @isolate == true ? "suite" : @isolate
+        @isolate == true ? "isolated" : @isolate
       end
 
       # @return [Boolean, nil] the row's own GC choice for the rate window, nil to follow the run

@@ -74,12 +74,33 @@ class BenchPlanTest < Minitest::Test
 
     assert(plan.runs.select { |r| r.variant == other }.all?(&:isolated))
     refute(plan.runs.select { |r| r.variant == current }.any?(&:isolated))
+    refute(plan.runs.any?(&:fresh))
+  end
+
+  def group_suite
+    Loom::Bench::Suite.new(:plan_groups) do |s|
+      s.kind :duration
+      { "shared" => true, "fresh" => :trial, "named" => :ractors, "here" => false }.each do |name, isolate|
+        s.row(name, library: "ruby", isolate: isolate) { |r| r.run { nil } }
+      end
+    end
+  end
+
+  def test_isolate_trial_asks_for_a_fresh_process_and_groups_share_a_child
+    runs = Plan.new([group_suite], seed: 1, variants: [current], trials: 2).runs
+    fresh = runs.select(&:fresh).map { |r| r.row.name }
+    keys = runs.map { |r| Plan.group_key(r.row, current) }.uniq
+
+    assert_equal %w[fresh fresh], fresh
+    assert_equal(%w[here], runs.reject(&:isolated).map { |r| r.row.name }.uniq)
+    assert_equal 4, keys.size
   end
 
   def test_isolate_all_puts_every_trial_in_a_fresh_process
     plan = Plan.new(suites, seed: 1, variants: [current], trials: 1, isolate_all: true)
 
     assert(plan.runs.all?(&:isolated))
+    assert(plan.runs.all?(&:fresh))
   end
 
   def test_budget_shrinks_window_then_trials_but_not_below_the_floor

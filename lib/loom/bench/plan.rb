@@ -56,6 +56,7 @@ module Loom
         @variants = variants
         @quick = quick
         @skipped = skipped
+        @suites_rows = suites.flat_map(&:rows)
         @budget_scale = [TOTAL_BUDGET / suites.sum(&:budget).clamp(1, nil), 1.0].min
         @sizes = fit(suites, trials, seconds)
         random = Random.new(seed)
@@ -65,6 +66,9 @@ module Loom
       # @param suite [Suite]
       # @return [Array(Integer, Float)] trials per row and rate window for the suite
       def size_of(suite) = @sizes.fetch(suite)
+
+      # @return [Integer] rows left out of a --quick run (`quick: false`)
+      def left_out = @quick ? @suites_rows.count { |row| !row.quick? && !skipped.key?(row) } : 0
 
       # @return [Float] estimated seconds for the whole plan
       def estimate
@@ -122,7 +126,7 @@ module Loom
       def build(suites)
         suites.flat_map do |suite|
           trials, seconds = size_of(suite)
-          suite.rows.reject { |row| skipped.key?(row) }.flat_map do |row|
+          active(suite).flat_map do |row|
             @variants.product((1..trials).to_a).map do |variant, trial|
               Run.new(suite: suite, row: row, variant: variant, trial: trial, trials: trials, seconds: seconds,
                       isolated: isolated?(row, variant), fresh: fresh?(row, variant))
@@ -175,9 +179,11 @@ module Loom
       def budget(suite) = suite.budget * @budget_scale
 
       def rough(suite, trials, seconds)
-        active = suite.rows.reject { |row| skipped.key?(row) }
-        @variants.sum { |variant| active.sum { |row| rough_row(row, variant, trials, seconds) } }
+        @variants.sum { |variant| active(suite).sum { |row| rough_row(row, variant, trials, seconds) } }
       end
+
+      # The rows that run: not skipped, and under --quick not left out of it (`quick: false`).
+      def active(suite) = suite.rows.reject { |row| skipped.key?(row) || (@quick && !row.quick?) }
 
       # Trials plus, for a rate row warmed once in its process, its first full
       # warm-up (and a share of its child's start-up when it has one).

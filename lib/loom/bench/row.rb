@@ -24,8 +24,10 @@ module Loom
       # @param estimate [Float, nil] expected seconds per duration trial (full run), for the budget
       # @param keep_gc [Boolean, nil] true keeps GC on in this row's rate window
       # @param timeout [Float, nil] seconds after which an isolated trial is killed and failed
+      # @param quick [Boolean] false leaves the row out of `--quick` runs (a smoke run needs one size of a
+      #   job, not every worker count)
       def initialize(suite, name, library:, compare: nil, params: {}, requires: [], isolate: false, # rubocop:disable Metrics/ParameterLists -- the DSL's keywords
-                     series: nil, estimate: nil, keep_gc: nil, timeout: nil)
+                     series: nil, estimate: nil, keep_gc: nil, timeout: nil, quick: true)
         raise ArgumentError, "row name must be a non-empty String, got #{name.inspect}" if name.to_s.empty?
 
         @suite = suite
@@ -34,11 +36,12 @@ module Loom
         @compare = compare&.to_s
         @params = params.to_h.transform_keys(&:to_sym)
         @requires = Array(requires).map(&:to_s)
-        @isolate = [true, false, nil].include?(isolate) ? isolate == true : isolate.to_s
+        @isolate = isolation(isolate)
         @series = series&.to_s
         @estimate = estimate
         @keep_gc = keep_gc
         @timeout = timeout
+        @quick = quick != false
         @blocks = {}
       end
 
@@ -74,6 +77,9 @@ module Loom
 
       # @return [Boolean] whether the trials run in another ruby process
       def isolate? = @isolate ? true : false
+
+      # @return [Boolean] whether `--quick` runs the row
+      def quick? = @quick
 
       # @return [Boolean] whether each trial needs a fresh ruby process of its own (`isolate: :trial`)
       def fresh_process? = @isolate == "trial"
@@ -129,6 +135,9 @@ module Loom
       def block_for(phase) = @blocks[phase]
 
       private
+
+      # true, false, or the name of a group (a String) for a Symbol or String.
+      def isolation(value) = [true, false, nil].include?(value) ? value == true : value.to_s
 
       def define(phase, block)
         @blocks[phase] = block if block

@@ -83,8 +83,13 @@ module Loom
                  "in random order; GC #{@options[:keep_gc] ? 'on' : 'off (--gc keeps it on)'} in rate windows; " \
                  "estimated #{Progress.format_seconds(plan.estimate)}#{deadline_note(plan)}"
         @suites.each { |suite| @io.puts suite_estimate(plan, suite) }
+        announce_left_out(plan)
         plan.skipped.each { |row, note| @io.puts "  #{row.suite.name}/#{row.name}: #{note}" }
         @load_errors.each { |file, message| @io.puts "  #{File.basename(file)} not loaded: #{message}" }
+      end
+
+      def announce_left_out(plan)
+        @io.puts "  #{plan.left_out} rows left out under --quick (quick: false)" if plan.left_out.positive?
       end
 
       def deadline_note(plan)

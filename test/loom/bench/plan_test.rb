@@ -96,6 +96,19 @@ class BenchPlanTest < Minitest::Test
     assert_equal 4, keys.size
   end
 
+  def test_quick_leaves_out_rows_that_ask_for_it
+    suite = Loom::Bench::Suite.new(:plan_quick) do |s|
+      s.row("small", library: "ruby") { |r| r.batch { nil } }
+      s.row("big", library: "ruby", quick: false) { |r| r.batch { nil } }
+    end
+    quick = Plan.new([suite], seed: 1, variants: [current], quick: true)
+    full = Plan.new([suite], seed: 1, variants: [current], trials: 1)
+
+    assert_equal(%w[small], quick.runs.map { |r| r.row.name })
+    assert_equal 1, quick.left_out
+    assert_equal(%w[big small], full.runs.map { |r| r.row.name }.sort)
+  end
+
   def test_isolate_all_puts_every_trial_in_a_fresh_process
     plan = Plan.new(suites, seed: 1, variants: [current], trials: 1, isolate_all: true)
 

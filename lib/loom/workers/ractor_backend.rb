@@ -17,9 +17,19 @@ module Loom
         def collector
           @collector_lock.synchronize do
             # A forked child inherits the object but not its thread: start anew.
-            @collector = nil unless @collector_pid == Process.pid
+            @collector = nil unless @collector_pid == Process.pid && @collector&.alive?
             @collector_pid = Process.pid
             @collector ||= RactorCollector.new
+          end
+        end
+
+        # @api private
+        # @param inbox [Thread::Queue] where a worker's messages go
+        # @return [Integer] the worker's token
+        def open_inbox(inbox)
+          loop do
+            token = collector.open(inbox)
+            return token if token
           end
         end
 

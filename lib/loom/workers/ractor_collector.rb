@@ -17,27 +17,44 @@ module Loom
       end
 
       # @param inbox [Thread::Queue]
-      # @return [Integer] the token a worker tags its messages with
+      # @return [Integer, nil] the token a worker tags its messages with; nil
+      #   when this collector has stopped (ask {RactorBackend.open_inbox})
       def open(inbox)
         @lock.synchronize do
+          return nil if @stopped
+
           @next_token += 1
           @inboxes[@next_token] = inbox
           @next_token
         end
       end
 
+      # Closes an inbox; with the last one the collector stops, so that no
+      # thread of ours sits in Ractor.receive once no pool needs it (on 3.1
+      # it would hang other threads' Ractor.take/select in the main ractor).
       # @param token [Integer]
       # @return [void]
       def close(token)
-        @lock.synchronize { @inboxes.delete(token) }
+        last = @lock.synchronize do
+          @inboxes.delete(token)
+          @inboxes.empty?
+        end
+        Ractor.current.send([nil, :stop]) if last
       end
+
+      # @return [Boolean] whether the collecting thread still runs
+      def alive? = !@stopped && @thread.alive?
 
       private
 
       def run
         loop do
           token, message = Ractor.receive
-          inbox = @lock.synchronize { @inboxes[token] }
+          inbox = @lock.synchronize do
+            return @stopped = true if token.nil? && @inboxes.empty?
+
+            @inboxes[token]
+          end
           inbox&.push(message)
         end
       end

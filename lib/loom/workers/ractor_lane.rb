@@ -17,7 +17,7 @@ module Loom
         @handler = handler
         @item_timeout = item_timeout
         @inbox = Thread::Queue.new
-        @token = RactorBackend.collector.open(@inbox)
+        @token = RactorBackend.open_inbox(@inbox)
         @ractor = RactorBackend.start_ractor(@token, handler, item_timeout)
         @thread = Thread.new { serve_queue }
       end

@@ -53,6 +53,17 @@ class RactorTest < Minitest::Test
     assert_equal [(1..200).map { |x| x * x }, [9, 16], 25, 36], result
   end
 
+  # On 3.1 a thread of ours left in Ractor.receive would hang this take.
+  def test_ractor_take_works_after_the_pool_is_shut_down
+    result = in_ruby(<<~RUBY)
+      pool = Loom::Pool.new(worker: :ractor, size: 2, &H::SQUARE)
+      squares = pool.map([1, 2])
+      pool.shutdown
+      [squares, Ractor.new { 6 * 7 }.take]
+    RUBY
+    assert_equal [[1, 4], 42], result
+  end
+
   def test_method_objects_of_modules_are_accepted
     assert_equal [2, 3], in_ruby("Loom.map([1, 2], worker: :ractor, &H.method(:plus_one))")
   end

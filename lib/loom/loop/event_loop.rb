@@ -201,7 +201,11 @@ module Loom
     # @return [void]
     def deliver(receiver, message, argument)
       @inbox << [receiver, message, argument]
-      wake_up if @sleeping
+      return unless @sleeping
+
+      # One write wakes it: later messages are drained with the first.
+      @sleeping = false
+      wake_up
     end
 
     # Runs the loop until +until_done.__resumed__+ is true.
@@ -339,13 +343,14 @@ module Loom
     end
 
     def drain_wakeup
-      @wake_r.read_nonblock(4096, exception: false)
+      @wake_r.read_nonblock(4096, @wake_buffer, exception: false)
     end
 
     def reset_wakeup
       [@wake_r, @wake_w].each { |io| io&.close unless io&.closed? }
       @wake_r, @wake_w = IO.pipe
       @inbox = Thread::Queue.new
+      @wake_buffer = String.new(capacity: 4096) # reused by every drain
       @sleeping = false
     end
   end

@@ -78,11 +78,16 @@ module Loom
         record_writer.close
       end
 
-      # The child gave no record: killed for its time, or dead.
+      # The child gave no record: past its time (waited, in seconds), or its
+      # results pipe ended (it died; reaping it may take a moment).
       def lost(waited)
-        alive = @waiter.alive?
+        @waiter.join(2) unless waited
+        how = if waited then "killed after #{waited.round}s"
+              elsif @waiter.alive? then "closed its results pipe"
+              else
+                "exited with #{@waiter.value.inspect}"
+              end
         stop(0)
-        how = alive ? "killed after #{waited.to_f.round}s" : "exited with #{@waiter.value.inspect}"
         "worker process #{how} without a result#{stderr_tail}"
       end
 

@@ -63,6 +63,14 @@ class BenchRunnerTest < Minitest::Test
     refute_includes own, shared.first
   end
 
+  def test_a_child_that_dies_fails_its_trial_and_the_next_gets_a_new_one
+    first, second = records_of("dies once").sort_by { |r| r["trial"] }
+
+    assert_equal "failed", first["status"]
+    assert_match(/worker process exited/, first["error"])
+    assert_equal "ok", second["status"]
+  end
+
   def test_seed_and_environment_are_recorded_and_printed
     data = results.first.data
 

@@ -8,6 +8,9 @@ module Loom
     # that calls `Ractor.receive` in the main ractor while ractor pools run
     # would take their messages; see docs/workers.md.)
     class RactorCollector
+      # Seconds close waits for the collecting thread to stop.
+      STOP_WAIT = 2.0
+
       def initialize
         @inboxes = {}
         @lock = Mutex.new
@@ -39,7 +42,11 @@ module Loom
           @inboxes.delete(token)
           @inboxes.empty?
         end
-        Ractor.current.send([nil, :stop]) if last
+        return unless last
+
+        Ractor.current.send([nil, :stop])
+        # Shutdown returns only once the thread has left Ractor.receive.
+        @thread.join(STOP_WAIT) unless Thread.current == @thread
       end
 
       # @return [Boolean] whether the collecting thread still runs

@@ -55,6 +55,9 @@ module Loom
     attr_reader :thread
     # @return [Array] idle worker fibers (see Loom::Proc::Worker)
     attr_reader :pool
+    # @return [Array] spent call_and_forget jobs kept for reuse (at most
+    #   POOL_SIZE): bench call_methods "conproc.call_and_forget"
+    attr_reader :jobs
     # @return [Integer] the maximum of live fibers before starts are held back
     attr_accessor :max_live_fibers
     # @return [Integer] proc fibers alive (running, waiting or idle in the pool)
@@ -68,6 +71,7 @@ module Loom
       @timers = TimerHeap.new
       @io = IOWatch.new
       @pool = []
+      @jobs = []
       @held = []
       reinitialize!
     end
@@ -201,11 +205,7 @@ module Loom
     # @return [void]
     def deliver(receiver, message, argument)
       @inbox << [receiver, message, argument]
-      return unless @sleeping
-
-      # One write wakes it: later messages are drained with the first.
-      @sleeping = false
-      wake_up
+      wake_up if @sleeping
     end
 
     # Runs the loop until +until_done.__resumed__+ is true.
@@ -301,7 +301,8 @@ module Loom
       @sleeping = true # before looking at the inbox: see #deliver
       return unless @inbox.empty?
 
-      drain_wakeup if @io.wait(timeout, @wake_r)
+      # (the wake-up bytes are read into one reused buffer)
+      @wake_r.read_nonblock(4096, @wake_buffer, exception: false) if @io.wait(timeout, @wake_r)
     ensure
       @sleeping = false
     end
@@ -336,14 +337,13 @@ module Loom
       end
     end
 
+    # One write wakes the sleeping loop: later messages are drained with the
+    # first, so they write nothing.
     def wake_up
+      @sleeping = false
       @wake_w.write_nonblock(".", exception: false)
     rescue IOError
       nil # the loop's thread is gone or the loop was reinitialized
-    end
-
-    def drain_wakeup
-      @wake_r.read_nonblock(4096, @wake_buffer, exception: false)
     end
 
     def reset_wakeup

@@ -103,7 +103,7 @@ module Loom
     def call_and_forget(*args)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
-      loop.push(Job.new(loop, self, args))
+      loop.push((job = loop.jobs.pop) ? job.__set__(self, args) : Job.new(loop, self, args))
       nil
     end
   end

@@ -143,6 +143,23 @@ class ProcTest < Minitest::Test
     assert_equal 2, Loom.concurrently { 2 }.await_result
   end
 
+  def test_call_and_forget_jobs_are_reused_with_their_own_arguments
+    seen = []
+    recorder = Loom.concurrent_proc { |a, b = :none| seen << [a, b] }
+    nested = Loom.concurrent_proc { |n| recorder.call_and_forget(n, :nested) }
+    3.times do |round|
+      recorder.call_and_forget(round)
+      nested.call_and_forget(round)
+      recorder.call_and_forget(round, :two)
+      Loom.wait 0
+      Loom.wait 0
+    end
+    expected = 3.times.flat_map { |r| [[r, :none], [r, :two], [r, :nested]] }
+    assert_equal expected.sort_by(&:to_s), seen.sort_by(&:to_s)
+    assert_equal 9, seen.size
+    assert_operator Loom::EventLoop.current.jobs.size, :<=, Loom::EventLoop::POOL_SIZE
+  end
+
   private
 
   # Makes every new worker fiber fail the way the OS refuses a stack.

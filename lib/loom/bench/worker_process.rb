@@ -9,9 +9,9 @@ module Loom
     # The `loom bench` side of one long-lived child `ruby` (a
     # {TrialServer}) that runs the isolated trials of one (suite, isolation
     # group, Ruby variant) in sequence: specs go down its stdin, records come
-    # back one JSON line each on a pipe of their own. A trial that outlives
-    # its limit, or a child that dies, fails that trial and ends the child;
-    # the next trial of the group starts a new one.
+    # back one JSON line each on a pipe of their own. A trial that fails,
+    # outlives its limit, or whose child dies ends the child; the next trial
+    # of the group starts a new one.
     class WorkerProcess
       LIB_DIR = File.expand_path("../..", __dir__)
       EXE = File.expand_path("../../../exe/loom", __dir__)
@@ -46,7 +46,7 @@ module Loom
         @input.flush
         ready = @output.wait_readable(limit + KILL_MARGIN)
         line = ready && @output.gets
-        return JSON.parse(line).merge("ruby_flags" => flags) if line
+        return finished(JSON.parse(line)) if line
 
         lost(ready ? nil : limit + KILL_MARGIN)
       rescue Errno::EPIPE, IOError
@@ -76,6 +76,16 @@ module Loom
         @waiter = Process.detach(@pid)
         spec_reader.close
         record_writer.close
+      end
+
+      # A failed trial (timed out, raised) may have left threads, forked
+      # workers or a half torn-down rig behind: its child serves no more trials.
+      def finished(record)
+        unless record["status"] == "ok"
+          @input.close
+          stop(5)
+        end
+        record.merge("ruby_flags" => flags)
       end
 
       # The child gave no record: past its time (waited, in seconds), or its

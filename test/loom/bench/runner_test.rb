@@ -71,6 +71,13 @@ class BenchRunnerTest < Minitest::Test
     assert_equal "ok", second["status"]
   end
 
+  def test_a_failed_trial_retires_its_child
+    first, second = records_of("fails once").sort_by { |r| r["trial"] }
+
+    assert_equal %w[failed ok], [first["status"], second["status"]]
+    refute_equal first["pid"], second["pid"]
+  end
+
   def test_seed_and_environment_are_recorded_and_printed
     data = results.first.data
 

@@ -9,9 +9,11 @@ module Loom
     # Idle children wait on their stdin; past {MAX_ALIVE} the least recently
     # used one is ended (it is started again if its group comes back).
     class WorkerPool
-      # Idle children kept: each holds a loaded ruby (30–100 MB) and whatever
-      # its rows left; a default run touches ~20 groups over both variants.
-      MAX_ALIVE = 4
+      # Idle children kept: each holds a loaded ruby (30–100 MB here) and
+      # waits on its stdin without CPU. A default run interleaves 7 groups
+      # (18 with --both); fewer kept would restart children (~0.7 s each
+      # and a fresh warm-up) all through the shuffled order.
+      MAX_ALIVE = 16
 
       def initialize
         @workers = {}

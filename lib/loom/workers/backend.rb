@@ -91,7 +91,25 @@ module Loom
                          "(#{job.completed_count} completed); raise timeout: or split the work")
       end
 
+      # Queue-fed backends: a worker takes the chunk from @queue.
+      def enqueue(chunk)
+        ensure_running!
+        @queue << chunk
+      end
+
       def stop(kill:); end
+
+      # Cancels the chunks still queued (the queue is closed): shutdown(kill: true).
+      def cancel_queued
+        cancel_chunk(@queue.pop, "the pool was shut down") until @queue.empty?
+      end
+
+      # A worker thread's or fiber's loop: runs chunks until the queue is closed.
+      def serve(queue)
+        while (chunk = queue.pop)
+          run_chunk(chunk)
+        end
+      end
 
       def close_queue
         @queue&.close

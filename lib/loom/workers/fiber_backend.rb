@@ -48,20 +48,9 @@ module Loom
         @size.times { Fiber.schedule { serve(@queue) } }
       end
 
-      def serve(queue)
-        while (chunk = queue.pop)
-          run_chunk(chunk)
-        end
-      end
-
-      def enqueue(chunk)
-        ensure_running!
-        @queue << chunk
-      end
-
       def stop(kill:)
         @queue.close
-        cancel_chunk(@queue.pop, "the pool was shut down") until !kill || @queue.empty?
+        cancel_queued if kill
         # Fibers on the caller's loop finish when it next runs; Loom.run waits for them.
         return unless @thread
         return @thread.join unless kill

@@ -67,18 +67,13 @@ module Loom
         @lanes = Array.new(@size) { ProcessLane.new(self, @queue, @handler, @item_timeout) }
       end
 
-      def enqueue(chunk)
-        ensure_running!
-        @queue << chunk
-      end
-
       # Marshal's per-message overhead is small; larger chunks only cost balance.
       def max_chunk = 1024
 
       def stop(kill:)
         @queue.close
         if kill
-          cancel_chunk(@queue.pop, "the pool was shut down") until @queue.empty?
+          cancel_queued
           @lanes.each(&:kill)
         end
         @lanes.each(&:join)

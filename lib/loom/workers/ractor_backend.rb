@@ -80,14 +80,9 @@ module Loom
         @lanes = Array.new(@size) { RactorLane.new(self, @queue, handler, @item_timeout) }
       end
 
-      def enqueue(chunk)
-        ensure_running!
-        @queue << chunk
-      end
-
       def stop(kill:)
         @queue.close
-        cancel_chunk(@queue.pop, "the pool was shut down") until !kill || @queue.empty?
+        cancel_queued if kill
         @lanes.each(&:join)
       end
     end

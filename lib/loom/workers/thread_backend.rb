@@ -12,22 +12,15 @@ module Loom
         @threads = Array.new(@size) do |i|
           Thread.new(@queue) do |queue|
             Thread.current.name = "loom-worker-#{i}"
-            while (chunk = queue.pop)
-              run_chunk(chunk)
-            end
+            serve(queue)
           end
         end
-      end
-
-      def enqueue(chunk)
-        ensure_running!
-        @queue << chunk
       end
 
       def stop(kill:)
         @queue.close
         if kill
-          cancel_chunk(@queue.pop, "the pool was shut down") until @queue.empty?
+          cancel_queued
           @threads.each(&:kill)
         end
         @threads.each(&:join)

@@ -8,26 +8,13 @@ module Loom
     # from the pool's queue, sends them down a pipe, reads each result as it
     # comes, and when the process dies (or overruns its item timeout) reports
     # the item it was running, requeues the rest and forks a replacement.
-    class ProcessLane
+    class ProcessLane < Lane
       # Extra seconds past item_timeout before the parent kills a worker that
       # did not time out by itself (stuck in C code, signals blocked).
       KILL_GRACE = 1.0
 
       # @return [Integer] the current worker process id
       attr_reader :pid
-
-      # @param backend [ProcessBackend]
-      # @param queue [Thread::Queue] of {Chunk}
-      # @param handler [#call]
-      # @param item_timeout [Numeric, nil]
-      def initialize(backend, queue, handler, item_timeout)
-        @backend = backend
-        @queue = queue
-        @handler = handler
-        @item_timeout = item_timeout
-        spawn
-        @thread = Thread.new { serve_queue }
-      end
 
       # Kills the worker process now (shutdown with kill: true).
       # @return [void]
@@ -37,12 +24,11 @@ module Loom
         nil
       end
 
-      # @param limit [Numeric] seconds
-      # @return [void]
-      def join(limit = nil) = @thread.join(limit)
-
       private
 
+      def start_worker = spawn
+
+      # Forks a worker with fresh pipes (at start, and to replace a dead one).
       def spawn
         requests, @to_child = IO.pipe
         @from_child, results = IO.pipe
@@ -60,14 +46,6 @@ module Loom
         $stdout.flush
         $stderr.flush
         Process.exit!(0) # never run the parent's at_exit hooks (minitest, loom's own)
-      end
-
-      def serve_queue
-        while (chunk = @queue.pop)
-          serve(chunk) unless chunk.job.finished?
-        end
-      ensure
-        stop_child
       end
 
       def serve(chunk)
@@ -198,7 +176,7 @@ module Loom
         "exited with status #{status.exitstatus}"
       end
 
-      def stop_child
+      def stop_worker
         Wire.write(@to_child, Wire::STOP)
       rescue IOError, SystemCallError
         nil

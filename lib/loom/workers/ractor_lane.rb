@@ -6,34 +6,14 @@ module Loom
     # from the pool's queue, sends them to the ractor and reports what comes
     # back. A ractor cannot be killed, so a ractor whose body ended by an
     # error (only loom's own bugs can do that) is reported and replaced.
-    class RactorLane
-      # @param backend [RactorBackend]
-      # @param queue [Thread::Queue] of {Chunk}
-      # @param handler [Proc] shareable
-      # @param item_timeout [Numeric, nil]
-      def initialize(backend, queue, handler, item_timeout)
-        @backend = backend
-        @queue = queue
-        @handler = handler
-        @item_timeout = item_timeout
-        @inbox = Thread::Queue.new
-        @token = RactorBackend.open_inbox(@inbox)
-        @ractor = RactorBackend.start_ractor(@token, handler, item_timeout)
-        @thread = Thread.new { serve_queue }
-      end
-
-      # @param limit [Numeric, nil] seconds
-      # @return [void]
-      def join(limit = nil) = @thread.join(limit)
-
+    # Its handler is the shareable one from {RactorBackend.shareable!}.
+    class RactorLane < Lane
       private
 
-      def serve_queue
-        while (chunk = @queue.pop)
-          serve(chunk) unless chunk.job.finished?
-        end
-      ensure
-        stop_ractor
+      def start_worker
+        @inbox = Thread::Queue.new
+        @token = RactorBackend.open_inbox(@inbox)
+        @ractor = RactorBackend.start_ractor(@token, @handler, @item_timeout)
       end
 
       def serve(chunk)
@@ -105,7 +85,7 @@ module Loom
         @ractor = RactorBackend.start_ractor(@token, @handler, @item_timeout) unless @backend.shutdown?
       end
 
-      def stop_ractor
+      def stop_worker
         @ractor.send(:stop)
         await_stopped
       rescue Ractor::Error

@@ -4,13 +4,7 @@ require "test_helper"
 require "timeout"
 
 class EventLoopTest < Minitest::Test
-  def setup
-    Loom::Proc.error_log_output = false
-  end
-
-  def teardown
-    Loom::Proc.error_log_output = Loom::STDERR_LOG
-  end
+  include QuietProcErrors
 
   def test_one_loop_per_thread
     here = Loom::EventLoop.current

@@ -3,13 +3,7 @@
 require "test_helper"
 
 class EvaluationTest < Minitest::Test
-  def setup
-    Loom::Proc.error_log_output = false
-  end
-
-  def teardown
-    Loom::Proc.error_log_output = Loom::STDERR_LOG
-  end
+  include QuietProcErrors
 
   def test_current_outside_and_inside_procs
     root = Loom::Evaluation.current

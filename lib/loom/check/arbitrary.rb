@@ -79,6 +79,16 @@ module Loom
       end
 
       EMPTY = [].freeze
+
+      private
+
+      # A copy of the Array +raw+ with +value+ at +index+: one shrink step of
+      # a collection's element (arrays, tuples, command sequences).
+      def replace_at(raw, index, value)
+        copy = raw.dup
+        copy[index] = value
+        copy
+      end
     end
   end
 end

@@ -108,11 +108,7 @@ module Loom
 
         def element_shrinks(raw)
           raw.each_with_index do |part, i|
-            @element.shrink(part).each do |c|
-              copy = raw.dup
-              copy[i] = c
-              yield copy
-            end
+            @element.shrink(part).each { |c| yield replace_at(raw, i, c) }
           end
         end
       end

@@ -36,7 +36,7 @@ module Loom
             raw.each_with_index do |(index, args), i|
               next unless @commands[index].args
 
-              @commands[index].args.shrink(args).each { |a| out << replace(raw, i, [index, a]) }
+              @commands[index].args.shrink(args).each { |a| out << replace_at(raw, i, [index, a]) }
             end
           end
           candidates.lazy.select { |c| valid?(c) }
@@ -75,12 +75,6 @@ module Loom
             state = @commands[index].advance(state, values) if ok
             ok
           end
-        end
-
-        def replace(raw, index, value)
-          copy = raw.dup
-          copy[index] = value
-          copy
         end
       end
     end

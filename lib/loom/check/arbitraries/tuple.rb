@@ -28,21 +28,13 @@ module Loom
         def shrink(raw)
           Enumerator.new do |out|
             raw.each_with_index do |part, i|
-              @arbitraries[i].shrink(part).each { |c| out << replace(raw, i, c) }
+              @arbitraries[i].shrink(part).each { |c| out << replace_at(raw, i, c) }
             end
           end
         end
 
         # @return [String]
         def inspect = "tuple(#{@arbitraries.map(&:inspect).join(', ')})"
-
-        private
-
-        def replace(raw, index, value)
-          copy = raw.dup
-          copy[index] = value
-          copy
-        end
       end
     end
   end

@@ -23,27 +23,16 @@ module Loom
         end
       end
 
-      # One read(2) into +buffer+.
+      # One read(2) into +buffer+ (+operation+ :read) or write(2) from it
+      # (:write); one method for both, as they differ only in that.
+      # @param operation [:read, :write]
       # @param buffer [IO::Buffer]
       # @param io [IO]
       # @param length [Integer] at most this many bytes (<= buffer.size)
-      # @return [Integer, Exception] bytes read (0: end of file), -errno, or
-      #   the error raised (a closed stream)
-      def read(buffer, io, length)
-        @operation = :read
-        @target = buffer
-        @io = io
-        @length = length
-        @fiber.resume
-      end
-
-      # One write(2) from +buffer+.
-      # @param buffer [IO::Buffer]
-      # @param io [IO]
-      # @param length [Integer] at most this many bytes (<= buffer.size)
-      # @return [Integer, Exception] bytes written, -errno, or the error raised
-      def write(buffer, io, length)
-        @operation = :write
+      # @return [Integer, Exception] bytes moved (0 on a read: end of file),
+      #   -errno, or the error raised (a closed stream)
+      def transfer(operation, buffer, io, length)
+        @operation = operation
         @target = buffer
         @io = io
         @length = length

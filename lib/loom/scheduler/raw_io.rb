@@ -31,39 +31,13 @@ module Loom
       # @param buffer [IO::Buffer] where the bytes go, from offset 0
       # @param length [Integer] the minimum to read (0: any progress)
       # @return [Integer] bytes read (0: end of file) or -errno
-      def io_read(io, buffer, length)
-        size = buffer.size
-        done = 0
-        while done < size
-          result = @blocking.read(done.zero? ? buffer : buffer.slice(done, size - done), io, size - done)
-          if result.instance_of?(Integer) && result.positive?
-            done += result
-            break if done >= length
-          elsif (final = unfinished(io, result, done, length, IO::READABLE))
-            return final
-          end
-        end
-        done
-      end
+      def io_read(io, buffer, length) = transfer(io, buffer, length, :read, IO::READABLE)
 
       # @param io [IO]
       # @param buffer [IO::Buffer] the bytes to write, from offset 0
       # @param length [Integer] the minimum to write (0: any progress)
       # @return [Integer] bytes written or -errno
-      def io_write(io, buffer, length)
-        size = buffer.size
-        done = 0
-        while done < size
-          result = @blocking.write(done.zero? ? buffer : buffer.slice(done, size - done), io, size - done)
-          if result.instance_of?(Integer) && result.positive?
-            done += result
-            break if done >= length
-          elsif (final = unfinished(io, result, done, length, IO::WRITABLE))
-            return final
-          end
-        end
-        done
-      end
+      def io_write(io, buffer, length) = transfer(io, buffer, length, :write, IO::WRITABLE)
 
       # @param error [Integer, Exception] a -errno, or an error raised
       # @return [Integer] the negative errno Ruby expects for +error+
@@ -78,6 +52,26 @@ module Loom
       end
 
       private
+
+      # Reads (+operation+ :read, +event+ IO::READABLE) or writes (:write,
+      # IO::WRITABLE) until +length+ bytes, or the whole buffer, are done: one
+      # loop for both hooks, so short transfers, waits and errors are handled
+      # the same way.
+      # @return [Integer] bytes moved or -errno
+      def transfer(io, buffer, length, operation, event)
+        size = buffer.size
+        done = 0
+        while done < size
+          result = @blocking.transfer(operation, done.zero? ? buffer : buffer.slice(done, size - done), io, size - done)
+          if result.instance_of?(Integer) && result.positive?
+            done += result
+            break if done >= length
+          elsif (final = unfinished(io, result, done, length, event))
+            return final
+          end
+        end
+        done
+      end
 
       # A system call that moved no bytes: would block (wait, or -EAGAIN when
       # any progress was enough), end of file, or an error.

@@ -317,7 +317,8 @@ Loom::Bench.suite(:messages) do |s|
                 "forks, threads, fibers, pools) is timed apart. The seed's variants talk over pipes; loom's pools " \
                 "over their own channel: pipes for processes, an in-process queue for threads and fibers, so " \
                 "their rows do less work per message: compare them with 'loom fibers over pipes' for the like-" \
-                "for-like fiber figure. Under --quick: 2,000 round trips and at most 50 workers. The seed ran 30 " \
+                "for-like fiber figure. Under --quick: 2,000 round trips, the 10 and 100 worker rows " \
+                "(at most 50 workers). The seed ran 30 " \
                 "trials; --trials 30 reproduces that."
   s.kind :duration
   s.unit "seconds for 100,000 round trips"
@@ -327,6 +328,8 @@ Loom::Bench.suite(:messages) do |s|
 
   suite = Loom::Bench::MessagesSuite
   counts = [5, 10, 100, 1000]
+  # Under --quick one count run in this process and one in the isolated child (100 workers run as 50).
+  quick_counts = [10, 100]
   modes = %i[lockstep pipelined]
 
   master_code = {
@@ -441,6 +444,7 @@ Loom::Bench.suite(:messages) do |s|
         s.row "#{name}, #{mode}, #{n} workers", library: variant[:library], compare: "#{mode}, #{n} workers",
                                                 params: { workers: n, mode: mode }, series: "#{name}, #{mode}",
                                                 isolate: variant[:heavy] && n >= 100,
+                                                quick: quick_counts.include?(n),
                                                 estimate: variant[:estimate] * (mode == :lockstep ? 1.5 : 0.7) do |r|
           r.code variant[:code].call(mode)
           r.setup { |ctx| [variant[:setup].call(suite.workers(ctx), mode), suite.total(ctx)] }

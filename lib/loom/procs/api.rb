@@ -30,10 +30,17 @@ module Loom
     # already scheduled run first.
     # @param seconds [Numeric]
     # @return [true]
+    # @raise [TypeError] when +seconds+ is not a Numeric
     # @example
     #   Loom.wait 0.01 # => true
     def wait(seconds)
       (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__.__wait__(seconds)
+    rescue NoMethodError
+      # Checked here, after the fact, to keep the hot path (bench wait_methods
+      # "wait 0") free of a type test: a rescue clause costs nothing until raised.
+      raise if seconds.is_a?(Numeric)
+
+      raise TypeError, "wait needs a number of seconds (Numeric), got #{seconds.inspect}"
     end
 
     # Suspends the current evaluation until +io+ is readable.

@@ -5,6 +5,13 @@ require "test_helper"
 class EvaluationTest < Minitest::Test
   include QuietProcErrors
 
+  def test_wait_rejects_a_non_numeric_duration_in_and_outside_procs
+    error = assert_raises(TypeError) { Loom.wait("1") }
+    assert_match(/Numeric.*"1"/, error.message)
+    inside = Loom.concurrently { Loom.wait(:soon) }
+    assert_raises(TypeError) { inside.await_result }
+  end
+
   def test_current_outside_and_inside_procs
     root = Loom::Evaluation.current
     assert_instance_of Loom::Evaluation, root

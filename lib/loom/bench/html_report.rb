@@ -143,19 +143,9 @@ module Loom
         children&.positive? ? "#{text} (children #{Format.seconds(children)})" : text
       end
 
-      def ratio(row)
-        peer = row.best_peer(@summaries)
-        return "–" unless peer && row.measured?
-        return "best peer" if peer.equal?(row)
+      def ratio(row) = row.peer_note(@summaries)
 
-        "#{Format.ratio(row.ratio(@summaries))} than #{peer.name}"
-      end
-
-      def failed(row)
-        return "0" if row.failures.empty?
-
-        "#{row.failures.size}/#{row.records.size}: #{row.failures.first['error'].to_s[0, 200]}"
-      end
+      def failed(row) = row.failure_note(200)
 
       def code(rows)
         rows.uniq(&:name).reject { |row| row.code.strip.empty? }.map do |row|

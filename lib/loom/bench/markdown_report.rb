@@ -127,19 +127,11 @@ module Loom
         children&.positive? ? "#{text} (#{Format.seconds(children)})" : text
       end
 
-      def ratio(row)
-        peer = row.best_peer(@summaries)
-        return "–" unless peer && row.measured?
-        return "best peer" if peer.equal?(row)
+      # The escaping of the whole note equals escaping only the names in it:
+      # the ratio, counts and punctuation hold no "|" or newline.
+      def ratio(row) = cell(row.peer_note(@summaries))
 
-        "#{Format.ratio(row.ratio(@summaries))} than #{cell(peer.name)}"
-      end
-
-      def failed(row)
-        return "0" if row.failures.empty?
-
-        "#{row.failures.size}/#{row.records.size}: #{cell(row.failures.first['error'].to_s[0, 160])}"
-      end
+      def failed(row) = cell(row.failure_note(160))
 
       def code_blocks(rows)
         rows.uniq(&:name).reject { |row| row.code.strip.empty? }.flat_map do |row|

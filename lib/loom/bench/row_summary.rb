@@ -120,6 +120,28 @@ module Loom
         peer && measured? ? speed / peer.speed : nil
       end
 
+      # The ratio column of the Markdown and HTML reports, before their escaping.
+      #
+      # @param summaries [Array<RowSummary>] all rows of the run
+      # @return [String] "–" (no peer, or nothing measured), "best peer", or "1.20× faster than async"
+      def peer_note(summaries)
+        peer = best_peer(summaries)
+        return "–" unless peer && measured?
+        return "best peer" if peer.equal?(self)
+
+        "#{Format.ratio(ratio(summaries))} than #{peer.name}"
+      end
+
+      # The failures column of the Markdown and HTML reports, before their escaping.
+      #
+      # @param limit [Integer] characters of the first failure's message to keep
+      # @return [String] "0", or "2/5: " and the first failure's message
+      def failure_note(limit)
+        return "0" if failures.empty?
+
+        "#{failures.size}/#{records.size}: #{failures.first['error'].to_s[0, limit]}"
+      end
+
       # @param other [RowSummary]
       # @return [Boolean] whether the min–max ranges of the two rows overlap (a difference within noise)
       def overlaps?(other)

@@ -57,16 +57,21 @@ module Loom
       # @param spec [Hash] as built by {#initialize} plus "out"
       # @return [void]
       def self.work(spec)
-        row = find_row(spec)
+        Bench.load_core
+        load spec.fetch("suite_file")
+        row = row_of(spec)
         record = Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: spec["warmup"],
                                 quick: spec["quick"], keep_gc: spec["keep_gc"], variant: spec["variant"]).call
         File.write(spec.fetch("out"), JSON.generate(record.merge("isolated" => true)))
       end
 
-      # Loads loom, the suite file and the row's requires in the child.
-      def self.find_row(spec)
-        Bench.load_core
-        load spec.fetch("suite_file")
+      # The child's lookup, shared with {TrialServer}: the row a spec names,
+      # with the row's requires loaded.
+      #
+      # @param spec [Hash] as built by {#initialize}; its suite file must be loaded already
+      # @return [Row]
+      # @raise [Error] when the suite has no such row or a require fails
+      def self.row_of(spec)
         suite = Bench.registry.fetch(spec.fetch("suite"))
         row = suite.row_named(spec.fetch("row")) or raise Error, "worker: no row #{spec['row'].inspect}"
         note = row.load_requirements
@@ -74,7 +79,6 @@ module Loom
 
         row
       end
-      private_class_method :find_row
 
       private
 

@@ -57,12 +57,7 @@ module Loom
 
       def find_row(spec)
         load_suite(spec.fetch("suite_file"))
-        suite = Bench.registry.fetch(spec.fetch("suite"))
-        row = suite.row_named(spec.fetch("row")) or raise Error, "worker: no row #{spec['row'].inspect}"
-        note = row.load_requirements
-        raise Error, note if note
-
-        row
+        IsolatedTrial.row_of(spec)
       end
 
       def load_suite(file)

@@ -3,20 +3,57 @@
 module Loom
   module Workers
     # `size` fibers under `Loom.run` (loom's loop with its Fiber::Scheduler
-    # installed), taking chunks from one queue. Blocking calls in the block
-    # (sleep, pipe and socket IO, Queue#pop, Timeout) suspend only the fiber
-    # that makes them, so IO-bound items overlap as they would on threads,
-    # for the price of a fiber each.
+    # installed). Blocking calls in the block (sleep, pipe and socket IO,
+    # Queue#pop, Timeout) suspend only the fiber that makes them, so IO-bound
+    # items overlap as they would on threads, for the price of a fiber each.
     #
     # Created inside `Loom.run`, the pool's fibers join that run's loop on
-    # the caller's thread: a map or ask from there is a hand-over between
-    # fibers, with no thread to wake (the `messages` suite's lockstep rows).
-    # Such a pool must be shut down before the run's block ends (Loom.run
-    # waits for its fibers). Created anywhere else, the fibers get a thread
-    # of the pool's own.
+    # the caller's thread; such a pool must be shut down before the run's
+    # block ends (Loom.run waits for its fibers). Created anywhere else, the
+    # fibers get a thread of the pool's own.
+    #
+    # Chunks (maps, submits) go through a `Thread::Queue`, which any thread
+    # may fill. A fiber with nothing to do parks itself on the loop's thread
+    # in an idle list (an evaluation waiting in `Loom.await_resume!`); a new
+    # chunk wakes one. An {#ask} from a fiber of that same loop skips the
+    # queue, the job and the promise: it hands the message to an idle fiber
+    # with one `resume!` and waits for the answer with one
+    # `Loom.await_resume!`, allocating nothing (the `messages` suite's
+    # lockstep rows; docs/workers.md, "messages").
     class FiberBackend < Backend
       # Seconds shutdown(kill: true) waits for the fibers' thread to end.
       KILL_WAIT = 1.0
+
+      # One pool fiber: its evaluation, and the caller and message of a
+      # direct ask while it handles one (both set by the caller on the
+      # loop's thread, so no lock).
+      Worker = Struct.new(:evaluation, :caller)
+
+      # The answer to a direct ask when the block raised (the only
+      # allocation of that path, on the error path only).
+      Failure = Struct.new(:error)
+      private_constant :Worker, :Failure
+
+      # Sends one message to an idle fiber and waits for its answer.
+      # Asked from a fiber of the pool's loop while a fiber is idle and
+      # nothing is queued, it is a direct hand-over; otherwise it falls back
+      # on a submitted item and its promise.
+      # @param message [Object]
+      # @param timeout [Numeric, nil] seconds (with one, the promise's wait)
+      # @return [Object] the block's answer
+      # @raise [Exception] the block's error, with #item, #index and #results
+      # @raise [Error] when the pool is shut down
+      def ask(message, timeout = nil)
+        # Hot path of bench messages "loom fiber pool, lockstep": one check
+        # per condition, no allocation.
+        if timeout.nil? && !@shutdown && Thread.current.equal?(@loop_thread) && @queue.empty? && (worker = @idle.pop)
+          return hand_over(worker, message)
+        end
+
+        promise = Workers.new_promise
+        submit(message, promise)
+        promise.value!(timeout)
+      end
 
       private
 
@@ -25,17 +62,17 @@ module Loom
         return start_here if Fiber.scheduler.is_a?(Loom::Scheduler)
 
         started = Thread::Queue.new
-        @thread = Thread.new(@queue) { |queue| run_loop(queue, started) }
+        @thread = Thread.new { run_loop(started) }
         outcome = started.pop
         raise outcome if outcome.is_a?(Exception)
       end
 
       # The pool's thread: its fibers serve the queue until it is closed.
       # A failure to start is handed to the caller of #start, never lost.
-      def run_loop(queue, started)
+      def run_loop(started)
         Thread.current.name = "loom-fibers"
         Loom.run do
-          @size.times { Fiber.schedule { serve(queue) } }
+          start_here
           started << true
         end
       rescue Exception => e # rubocop:disable Lint/RescueException -- the pool's creator must hear of it
@@ -45,13 +82,116 @@ module Loom
 
       # Inside Loom.run: the fibers join the caller's loop.
       def start_here
-        @size.times { Fiber.schedule { serve(@queue) } }
+        @loop_thread = Thread.current
+        @loop = Fiber.scheduler.loop
+        @idle = []
+        @size.times { Fiber.schedule { work(Worker.new(Loom::Evaluation.current)) } }
+      end
+
+      # A pool fiber: chunks from the queue while there are any, else idle
+      # until a chunk or a direct ask wakes it; ends once the queue is closed
+      # and empty.
+      def work(worker)
+        queue = @queue
+        idle = @idle
+        # rubocop:disable Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
+        while true
+          # Only this loop's fibers pop (and, once it is closed, a killing
+          # thread): a pop after a non-empty test never waits; at worst it
+          # finds the closed queue emptied and answers nil.
+          unless queue.empty?
+            chunk = queue.pop
+            run_chunk(chunk) if chunk
+            next
+          end
+          break if queue.closed?
+
+          idle << worker
+          message = Loom.await_resume!
+          if (caller = worker.caller)
+            worker.caller = nil
+            answer(caller, message)
+          end
+        end
+        # rubocop:enable Style/InfiniteLoop
+      ensure
+        idle&.delete(worker)
+      end
+
+      # A direct ask, on the caller's side (the loop's thread).
+      def hand_over(worker, message)
+        worker.caller = Loom::Evaluation.current
+        worker.evaluation.resume!(message)
+        answer = Loom.await_resume!
+        return answer unless answer.instance_of?(Failure)
+
+        raise failed(answer.error, message)
+      end
+
+      # What a job would make of the block's error (Backend#run_item, Job#value!).
+      def failed(error, message)
+        if error.is_a?(Error) && error.index.nil?
+          error.index = 0
+          error.item = message
+        end
+        Job.decorate(error, [nil], 0, message)
+      end
+
+      # A direct ask, on the pool fiber's side: runs the block and wakes the
+      # caller with its answer (unless the caller gave up waiting: cancelled).
+      def answer(caller, message)
+        result = begin
+          call_handler(message, 0)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the caller's
+          Failure.new(e)
+        end
+        caller.resume!(result) if caller.waiting?
+      end
+
+      # A chunk for the queue: from the loop's thread, wake an idle fiber
+      # now; from any other, have the loop do it.
+      def enqueue(chunk)
+        super
+        if Thread.current.equal?(@loop_thread)
+          wake_one
+        else
+          @loop.deliver(self, :wake_one, nil)
+        end
+      end
+
+      # Runs on the loop's thread. An idle fiber re-checks the queue; if a
+      # busy one took the chunk first, it finds it empty and idles again.
+      def wake_one(_ = nil)
+        worker = @idle.pop
+        worker&.evaluation&.resume!(nil)
+      end
+
+      # Runs on the loop's thread: every idle fiber looks at the (closed)
+      # queue and ends.
+      def wake_all(_ = nil)
+        @idle.pop.evaluation.resume!(nil) until @idle.empty?
+      end
+
+      # From a finalizer too (trap context): Queue#close and the loop's
+      # inbox take no Mutex.
+      def close_queue
+        super
+        @loop&.deliver(self, :wake_all, nil)
       end
 
       def stop(kill:)
         @queue.close
         cancel_queued if kill
-        # Fibers on the caller's loop finish when it next runs; Loom.run waits for them.
+        if Thread.current.equal?(@loop_thread)
+          # Fibers on the caller's loop finish when it next runs; Loom.run waits for them.
+          wake_all
+        else
+          @loop.deliver(self, :wake_all, nil)
+        end
+        join_thread(kill)
+      end
+
+      def join_thread(kill)
         return unless @thread
         return @thread.join unless kill
 

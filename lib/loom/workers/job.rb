@@ -119,13 +119,28 @@ module Loom
       end
 
       def decorate(error, index)
-        error.extend(PartialResults) unless error.respond_to?(:results=)
-        error.results = @results
-        if index && error.is_a?(PartialResults)
-          error.index = index
-          error.item = @items[index]
+        Job.decorate(error, @results, index, index && @items[index])
+      end
+
+      class << self
+        # Gives an error the results completed so far and, for the block's
+        # own errors, the item and index that raised it (a {Workers::Error}
+        # names its item already). Jobs do it in {#value!}; a fiber pool's
+        # direct {Pool#ask}, which has no job, does it itself.
+        # @param error [Exception]
+        # @param results [Array]
+        # @param index [Integer, nil] nil: the error is not one item's
+        # @param item [Object]
+        # @return [Exception] error
+        def decorate(error, results, index, item)
+          error.extend(PartialResults) unless error.respond_to?(:results=)
+          error.results = results
+          if index && error.is_a?(PartialResults)
+            error.index = index
+            error.item = item
+          end
+          error
         end
-        error
       end
     end
   end

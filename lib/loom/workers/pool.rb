@@ -34,6 +34,7 @@ module Loom
       @worker = worker
       @backend = Workers.const_get(BACKENDS.fetch(worker))
                         .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout)
+      @asker = @backend.respond_to?(:ask) ? @backend : nil
       Workers.register(@backend)
       ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
     end
@@ -87,6 +88,10 @@ module Loom
     # @example
     #   Loom::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
     def ask(message, timeout: nil)
+      # Fiber and thread pools answer without a job or a promise where they
+      # can (bench messages, lockstep rows).
+      return @asker.ask(message, timeout) if @asker
+
       submit(message).value!(timeout)
     end
 

@@ -58,6 +58,9 @@ module Loom
     # @return [Array] spent call_and_forget jobs kept for reuse (at most
     #   POOL_SIZE): bench call_methods "conproc.call_and_forget"
     attr_reader :jobs
+    # @return [Array] starts held back while {#max_live_fibers} fibers live;
+    #   while any are, finished workers stay pooled for them (bench spawn)
+    attr_reader :held
     # @return [Integer] the maximum of live fibers before starts are held back
     attr_accessor :max_live_fibers
     # @return [Integer] proc fibers alive (running, waiting or idle in the pool)

@@ -126,7 +126,7 @@ module Loom
           end
           @evaluation = @proc = @args = @parent = nil
           next if @chain && @loop.chain(self)
-          break if pool.size >= EventLoop::POOL_SIZE
+          break if pool.size >= EventLoop::POOL_SIZE && @loop.held.empty?
 
           pool << self
           Fiber.yield result

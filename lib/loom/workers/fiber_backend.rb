@@ -108,10 +108,7 @@ module Loom
 
           idle << worker
           message = Loom.await_resume!
-          if (caller = worker.caller)
-            worker.caller = nil
-            answer(caller, message)
-          end
+          answer(worker, worker.caller, message) if worker.caller
         end
         # rubocop:enable Style/InfiniteLoop
       ensure
@@ -120,9 +117,9 @@ module Loom
 
       # A direct ask, on the caller's side (the loop's thread).
       def hand_over(worker, message)
-        worker.caller = Loom::Evaluation.current
+        me = worker.caller = Loom::Evaluation.current
         worker.evaluation.resume!(message)
-        answer = Loom.await_resume!
+        answer = wait_for(worker, me)
         return answer unless answer.instance_of?(Failure)
 
         raise failed(answer.error, message)
@@ -137,14 +134,29 @@ module Loom
         Job.decorate(error, [nil], 0, message)
       end
 
+      # A caller interrupted while it waits (Timeout, cancelled) withdraws,
+      # so the late answer cannot resume some later wait of its fiber.
+      # (An ensure, not a rescue: Timeout.timeout without a class unwinds with throw.)
+      def wait_for(worker, asker)
+        answered = false
+        answer = Loom.await_resume!
+        answered = true
+        answer
+      ensure
+        worker.caller = nil if !answered && worker.caller.equal?(asker)
+      end
+
       # A direct ask, on the pool fiber's side: runs the block and wakes the
-      # caller with its answer (unless the caller gave up waiting: cancelled).
-      def answer(caller, message)
+      # caller with its answer, unless the caller withdrew meanwhile.
+      def answer(worker, caller, message)
         result = begin
           call_handler(message, 0)
         rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the caller's
           Failure.new(e)
         end
+        return unless worker.caller.equal?(caller)
+
+        worker.caller = nil
         caller.resume!(result) if caller.waiting?
       end
 

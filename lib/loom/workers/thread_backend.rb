@@ -4,7 +4,59 @@ module Loom
   module Workers
     # `size` threads taking chunks from one queue per pool. Threads share the
     # GVL, so this helps IO-bound and C-extension work, not pure Ruby CPU work.
+    #
+    # An {#ask} without a timeout goes through the same queue (so it keeps its
+    # place behind queued chunks) as the asking fiber's own reusable {Asker},
+    # and the answer comes back on the asker's queue: no job, chunk or
+    # promise per message (bench messages, "loom thread pool, lockstep").
+    # What is left is the floor of any thread hand-over, two thread wake-ups
+    # per message (docs/workers.md, "messages").
     class ThreadBackend < Backend
+      # A fiber's standing request slot: the message in flight and the queue
+      # its answer comes back on. One per fiber (the key is fiber-local), made
+      # on its first ask and reused, since a fiber waits for each answer
+      # before it asks again.
+      class Asker < Thread::Queue
+        KEY = :__loom_thread_pool_asker
+        private_constant :KEY
+
+        # The answer when the block raised.
+        Failure = Struct.new(:error)
+
+        # @return [Object] the message in flight
+        attr_accessor :message
+
+        # @return [Asker] the calling fiber's asker
+        def self.current
+          Thread.current[KEY] ||= new
+        end
+
+        # Drops the calling fiber's asker (an answer may still be on its way to it).
+        # @return [void]
+        def self.abandon
+          Thread.current[KEY] = nil
+        end
+      end
+
+      # Sends one message to a worker thread and waits for its answer.
+      # @param message [Object]
+      # @param timeout [Numeric, nil] seconds (with one, a submitted item's promise)
+      # @return [Object] the block's answer
+      # @raise [Exception] the block's error, with #item, #index and #results
+      # @raise [Error] when the pool is shut down
+      def ask(message, timeout = nil)
+        return submit_and_wait(message, timeout) if timeout
+
+        ensure_running!
+        asker = Asker.current
+        asker.message = message
+        @queue << asker
+        answer = wait_for(asker)
+        return answer unless answer.instance_of?(Asker::Failure)
+
+        raise Job.decorate(answer.error, [nil], 0, message)
+      end
+
       private
 
       def start
@@ -14,6 +66,56 @@ module Loom
             Thread.current.name = "loom-worker-#{i}"
             serve(queue)
           end
+        end
+      end
+
+      # An ask interrupted while it waits (Timeout, Thread#raise) leaves its
+      # asker to the late answer and the fiber takes a fresh one, so that
+      # answer can never be read as the answer to a later ask.
+      # (An ensure, not a rescue: Timeout.timeout without a class unwinds with throw.)
+      def wait_for(asker)
+        answered = false
+        answer = asker.pop
+        answered = true
+        answer
+      ensure
+        Asker.abandon unless answered
+      end
+
+      def submit_and_wait(message, timeout)
+        promise = Workers.new_promise
+        submit(message, promise)
+        promise.value!(timeout)
+      end
+
+      # A worker thread's loop: chunks and askers until the queue is closed.
+      def serve(queue)
+        while (task = queue.pop)
+          task.instance_of?(Asker) ? answer(task) : run_chunk(task)
+        end
+      end
+
+      def answer(asker)
+        message = asker.message
+        asker << begin
+          call_handler(message, 0)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the asker's
+          if e.is_a?(Error) && e.index.nil?
+            e.index = 0
+            e.item = message
+          end
+          Asker::Failure.new(e)
+        end
+      end
+
+      # shutdown(kill: true): queued chunks are cancelled, queued askers told so.
+      def cancel_queued
+        until @queue.empty?
+          task = @queue.pop
+          next cancel_chunk(task, "the pool was shut down") unless task.instance_of?(Asker)
+
+          task << Asker::Failure.new(CancelledError.new("the pool was shut down; the message did not run",
+                                                        item: task.message, index: 0))
         end
       end
 

@@ -96,6 +96,16 @@ class FiberPoolTest < Minitest::Test
     runner.join(5) or flunk("the run did not end after shutdown")
   end
 
+  def test_an_interrupted_ask_does_not_wake_a_later_wait
+    # Without the caller's withdrawal, the late answer (:slow, after 0.2 s)
+    # would end the caller's next wait early instead of its own timeout.
+    waited = with_run_pool(->(x) { sleep(0.2) && x }, size: 1) do |pool|
+      assert_raises(Timeout::Error) { Timeout.timeout(0.05) { pool.ask(:slow) } }
+      [Loom.await_resume!(within: 0.6, timeout_result: :timed_out), pool.ask(:next)]
+    end
+    assert_equal %i[timed_out next], waited
+  end
+
   def test_direct_ask_allocates_nothing
     allocated = with_run_pool(->(x) { x }, size: 3) do |pool|
       pool.ask(1)

@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+# The thread pool's ask: the asking fiber's reusable asker goes through the
+# pool's queue and the answer comes back on it, no job or promise.
+class ThreadPoolTest < Minitest::Test
+  def with_pool(handler, size: 2, **options)
+    pool = Loom::Pool.new(worker: :thread, size: size, **options, &handler)
+    Timeout.timeout(20) { yield pool }
+  ensure
+    pool&.shutdown(kill: true)
+  end
+
+  def test_ask_answers_on_a_worker_thread
+    threads = Queue.new
+    answers = with_pool(->(x) { (threads << Thread.current) && (x + 1) }) do |pool|
+      Array.new(5) { |i| pool.ask(i) }
+    end
+    assert_equal [1, 2, 3, 4, 5], answers
+    refute_includes Array.new(threads.size) { threads.pop }, Thread.current
+  end
+
+  def test_ask_raises_the_block_error_with_item_and_index
+    with_pool(->(x) { x == :bad ? raise(KeyError, "no #{x}") : x }) do |pool|
+      error = assert_raises(KeyError) { pool.ask(:bad) }
+      assert_equal ["no bad", :bad, 0, [nil]], [error.message, error.item, error.index, error.results]
+      assert_equal :good, pool.ask(:good)
+    end
+  end
+
+  def test_ask_keeps_item_timeout_and_its_own_timeout
+    with_pool(->(x) { sleep(x) && x }, size: 1, item_timeout: 0.05) do |pool|
+      error = assert_raises(Loom::Workers::TimeoutError) { pool.ask(5) }
+      assert_equal [5, 0], [error.item, error.index]
+      assert_equal 0, pool.ask(0, timeout: 5)
+    end
+  end
+
+  def test_an_interrupted_ask_never_reads_a_late_answer
+    with_pool(->(x) { x == :slow ? sleep(0.2) && x : x }, size: 1) do |pool|
+      assert_raises(Timeout::Error) { Timeout.timeout(0.05) { pool.ask(:slow) } }
+      assert_equal :next, pool.ask(:next)
+    end
+  end
+
+  def test_asks_from_many_threads_each_get_their_own_answers
+    answers = with_pool(->(x) { x * 2 }, size: 3) do |pool|
+      Array.new(4) { |t| Thread.new { Array.new(50) { |i| pool.ask((t * 100) + i) } } }.map(&:value)
+    end
+    assert_equal(Array.new(4) { |t| Array.new(50) { |i| ((t * 100) + i) * 2 } }, answers)
+  end
+
+  def test_kill_cancels_a_queued_ask
+    gate = Thread::Queue.new
+    started = Thread::Queue.new
+    pool = Loom::Pool.new(worker: :thread, size: 1) { |x| (started << x) && gate.pop && x }
+    pool.submit(:running)
+    started.pop
+    asked = Thread.new { pool.ask(:queued) }
+    asked.report_on_exception = false
+    Timeout.timeout(5) { Thread.pass until asked.status == "sleep" }
+    pool.shutdown(kill: true)
+    error = assert_raises(Loom::Workers::CancelledError) { asked.join(5).value }
+    assert_equal :queued, error.item
+  ensure
+    gate << :go << :go
+    asked&.kill
+  end
+end

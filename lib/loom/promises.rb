@@ -6,6 +6,7 @@
 require_relative "procs"
 require_relative "promises/parker"
 require_relative "promises/timed_parker"
+require_relative "promises/spinner"
 require_relative "promises/loop_mailbox"
 require_relative "promises/fiber_waker"
 require_relative "promises/callback"

@@ -52,29 +52,34 @@ module Loom
       private
 
       # Hot path of every waiter in the `promises` bench suite: one fiber-local
-      # lookup decides between the loop and a parker.
+      # lookup decides between the loop and a parker; a thread first gives the
+      # resolver a few turns of the GVL ({Spinner}) before it parks.
       # @return [Boolean] whether the promise is resolved
       def await(timeout)
         if timeout
           timeout = Waiting.check_timeout(timeout)
           return !pending? if timeout.zero?
+
+          deadline = Waiting.now + timeout
         end
         if (evaluation = Waiting.loop_evaluation)
-          await_in_loop(evaluation, timeout)
-        elsif timeout.nil? || Parker::TIMED
-          await_parked(Parker.current, timeout)
+          await_in_loop(evaluation, deadline)
+        elsif Spinner.resolved?(self, deadline)
+          true
+        elsif deadline.nil? || Parker::TIMED
+          await_parked(Parker.current, deadline)
         else
-          await_timed(TimedParker.current, timeout)
+          await_timed(TimedParker.current, deadline)
         end
       end
 
       # Suspends the fiber's evaluation (see {FiberWaker}) until resolved.
-      def await_in_loop(evaluation, timeout)
+      def await_in_loop(evaluation, deadline)
         waker = FiberWaker.current(evaluation).arm(evaluation)
         return true unless register(waker)
 
-        if timeout
-          await_in_loop_until(Waiting.now + timeout, evaluation, waker)
+        if deadline
+          await_in_loop_until(deadline, evaluation, waker)
         else
           await_in_loop_forever(evaluation, waker)
         end
@@ -99,11 +104,11 @@ module Loom
         end
       end
 
-      def await_parked(parker, timeout)
+      def await_parked(parker, deadline)
         return true unless register(parker)
 
-        if timeout
-          until_resolved_or(Waiting.now + timeout) { |remaining| parker.park(remaining) }
+        if deadline
+          until_resolved_or(deadline) { |remaining| parker.park(remaining) }
         else
           parker.park while pending?
         end
@@ -112,10 +117,10 @@ module Loom
         unregister(parker) if pending?
       end
 
-      def await_timed(parker, timeout)
+      def await_timed(parker, deadline)
         return true unless register(parker)
 
-        until_resolved_or(Waiting.now + timeout) { |remaining| parker.park(remaining) }
+        until_resolved_or(deadline) { |remaining| parker.park(remaining) }
       ensure
         unregister(parker) if pending?
       end

@@ -31,6 +31,7 @@ module Loom
       def shutdown_all
         backends = @live_lock.synchronize { @live.select { |_, live| live }.map(&:first) }
         backends.each { |backend| backend.shutdown(kill: true) unless backend.shutdown? }
+        ProcessBackend.drain_reaper # the killed workers, so that none outlives the program
       end
 
       # @api private

@@ -13,30 +13,63 @@ module Loom
       # did not time out by itself (stuck in C code, signals blocked).
       KILL_GRACE = 1.0
 
-      # @return [Integer] the current worker process id
+      # @return [Integer, nil] the current worker process id (nil until a lazy lane forks)
       attr_reader :pid
 
-      # Kills the worker process now (shutdown with kill: true).
+      # @param backend [ProcessBackend]
+      # @param queue [Thread::Queue] of {Chunk}
+      # @param handler [#call]
+      # @param item_timeout [Numeric, nil]
+      # @param dormant [Boolean] (lazy pools) wait to be woken before taking chunks
+      def initialize(backend, queue, handler, item_timeout, dormant: false)
+        @dormant = dormant
+        @alive = false
+        super(backend, queue, handler, item_timeout)
+      end
+
+      # Kills the worker process now (shutdown with kill: true); it is then
+      # reaped in the background (see ProcessBackend.reap_later).
       # @return [void]
       def kill
-        Process.kill(:KILL, @pid)
-      rescue Errno::ESRCH
-        nil
+        @killed = true
+        terminate
       end
 
       private
 
-      def start_worker = spawn
+      def terminate
+        Process.kill(:KILL, @pid) if @alive
+      rescue Errno::ESRCH
+        nil
+      end
+
+      # Eager pools fork here, in Pool.new; lazy ones at their first chunk.
+      def start_worker
+        spawn unless @backend.lazy?
+      end
+
+      # A dormant lane (lazy pools) waits until chunks wait with no started
+      # worker free to take them; if the pool stops first it never forks.
+      def serve_queue
+        return if @dormant && !@backend.await_turn
+
+        super
+      end
 
       # Forks a worker with fresh pipes (at start, and to replace a dead one).
+      # One fork at a time (ProcessBackend.spawning), the child-side ends
+      # closed in the parent before the next fork.
       def spawn
-        requests, @to_child = IO.pipe
-        @from_child, results = IO.pipe
-        [requests, @to_child, @from_child, results].each(&:binmode)
-        ProcessBackend.track(@to_child, @from_child)
-        @pid = Process.fork { run_child(requests, results) }
-        requests.close
-        results.close
+        ProcessBackend.spawning do
+          requests, @to_child = IO.pipe
+          @from_child, results = IO.pipe
+          [requests, @to_child, @from_child, results].each(&:binmode)
+          ProcessBackend.track(@to_child, @from_child)
+          @pid = Process.fork { run_child(requests, results) }
+          @alive = true
+          requests.close
+          results.close
+        end
       end
 
       def run_child(requests, results)
@@ -52,6 +85,8 @@ module Loom
         job = chunk.job
         indices, payload = pack(chunk, job)
         return if indices.empty?
+
+        spawn unless @alive
 
         return died(job, indices, 0, nil) unless send_work(payload)
 
@@ -102,7 +137,7 @@ module Loom
 
       def receive
         if @item_timeout && !@from_child.wait_readable(@item_timeout + KILL_GRACE)
-          kill
+          terminate
           return :timeout
         end
         Wire.read(@from_child)
@@ -165,9 +200,16 @@ module Loom
         end
       end
 
-      # Waits for the dead (or dying) worker and describes how it ended.
+      # Waits for the dead (or dying) worker and describes how it ended; a
+      # worker killed by shutdown(kill: true) is left to the reaper thread.
       def reap
         close_pipes
+        @alive = false
+        if @killed
+          ProcessBackend.reap_later(@pid)
+          return "was killed"
+        end
+
         status = ProcessBackend.reap(@pid)
         return "ended" unless status
 
@@ -177,12 +219,16 @@ module Loom
       end
 
       def stop_worker
+        return unless @alive
+
+        tell_to_stop unless @killed
+        reap
+      end
+
+      def tell_to_stop
         Wire.write(@to_child, Wire::STOP)
       rescue IOError, SystemCallError
         nil
-      ensure
-        close_pipes
-        ProcessBackend.reap(@pid)
       end
 
       def close_pipes

@@ -3,9 +3,9 @@
 module Loom
   module Check
     module Runners
-      # Runs cases on one persistent Loom::Pool for the whole check, the
-      # property's block as the pool's handler (a process pool's handler is
-      # fixed at fork time, hence one pool per check).
+      # Runs cases on one persistent set of workers for the whole check (a
+      # Loom::Pool backend), the property's block as their handler (a process
+      # worker's handler is fixed at fork time, hence one pool per check).
       #
       # Cases go out in chunks, at most two per worker in flight, and are
       # awaited in index order: once a chunk reports a failure no further
@@ -14,6 +14,12 @@ module Loom
       # thread) also stop the outstanding chunks: they share a generation
       # token with the driver and skip the rest of a cancelled chunk.
       # Process and ractor workers finish the chunks already sent.
+      #
+      # The first chunk of a check is a short probe: it measures what a run
+      # costs before the rest is split, and a property that fails early
+      # (failure_simple fails on its 3rd run) fails inside it. Process workers
+      # fork lazily, so a check whose chunks never wait for a second worker
+      # (cheap properties: every shrink step is one chunk) forks one process.
       class Pool
         # Chunks in flight per worker: one running, one queued behind it.
         IN_FLIGHT = 2
@@ -21,8 +27,10 @@ module Loom
         BATCH_PER_WORKER = 32
         # Seconds of work a chunk should hold at least: a round trip to a worker
         # costs 20 µs-1 ms (more on a loaded machine), so chunks of cheap runs are
-        # merged (failure_simple's shrink steps: one round trip instead of four).
+        # merged (failure_simple's shrink steps: one round trip each instead of four).
         MIN_CHUNK_SECONDS = 0.002
+        # Runs in the probe chunk that opens a check.
+        PROBE = 8
         # Backends that share memory with the driver, hence can see a cancellation.
         SHARED_MEMORY = %i[inline fiber thread].freeze
 
@@ -37,9 +45,21 @@ module Loom
           handler = Ractor.make_shareable(handler) if worker == :ractor
           @size = size
           @limit = size * IN_FLIGHT
-          @spent = 0.0 # seconds the workers spent in the property...
-          @ran = 0 # ...over this many runs
-          @pool = Loom::Pool.new(worker: worker, size: size, &handler)
+          @per_run = nil # the least seconds per run any chunk reported (round trips excluded)
+          @backend = self.class.start(worker, size, handler)
+        end
+
+        # The workers, without Loom::Pool's wrapper: Pool.new has no `lazy:`
+        # yet, and a check always shuts its workers down itself (registered
+        # for exit like a pool's, in case the program ends mid-check).
+        # @api private
+        # @return [Loom::Workers::Backend]
+        def self.start(worker, size, handler)
+          backend_class = Loom::Workers.const_get(Loom::Pool::BACKENDS.fetch(worker))
+          options = worker == :process ? { lazy: true } : {}
+          backend = backend_class.new(size: size, handler: handler, **options)
+          Loom::Workers.register(backend)
+          backend
         end
 
         # @return [Integer] how many shrink candidates to hand over per call
@@ -51,17 +71,13 @@ module Loom
         # @raise [TimeoutError] past the deadline
         # @raise [Loom::Workers::Error] when the machinery fails (dead worker, unmarshalable value)
         def first_failure(cases, deadline)
-          chunks = cases.each_slice(chunk_size(cases.size)).to_a
-          generation = @token ? @token[0] : 0
-          in_flight = []
-          until chunks.empty? && in_flight.empty?
-            while in_flight.size < @limit && chunks.any?
-              in_flight << [chunks.first.first.first, chunks.first.size, @pool.submit([generation, chunks.shift])]
-            end
-            failure = await(*in_flight.shift, deadline)
-            return cancel(failure) if failure
+          if @per_run.nil? && cases.size > PROBE
+            failure = run_chunks([cases.first(PROBE)], deadline)
+            return failure if failure
+
+            cases = cases.drop(PROBE)
           end
-          nil
+          run_chunks(cases.each_slice(chunk_size(cases.size)).to_a, deadline)
         end
 
         # Stops the workers and reaps them. Process and ractor workers are
@@ -72,23 +88,49 @@ module Loom
         #
         # @param abort [Boolean] true when the check raised (timeout, harness error): stop every backend at once
         # @return [void]
-        def close(abort: false) = @pool.shutdown(kill: abort || !@token)
+        def close(abort: false)
+          @backend.shutdown(kill: abort || !@token)
+          Loom::Workers.unregister(@backend)
+        end
 
         private
 
-        # Chunking never changes a result (the lowest index wins), only the
-        # number of round trips: at least MIN_CHUNK_SECONDS of runs per chunk,
-        # from the run time the workers report (round trips excluded).
-        def chunk_size(count)
-          even = (count.to_f / @limit).ceil
-          return even unless @ran.positive?
-
-          [even, (MIN_CHUNK_SECONDS * @ran / [@spent, Float::EPSILON].max).ceil].max
+        def run_chunks(chunks, deadline)
+          generation = @token ? @token[0] : 0
+          in_flight = []
+          until chunks.empty? && in_flight.empty?
+            while in_flight.size < @limit && chunks.any?
+              in_flight << [chunks.first.first.first, chunks.first.size, submit([generation, chunks.shift])]
+            end
+            failure = await(*in_flight.shift, deadline)
+            return cancel(failure) if failure
+          end
+          nil
         end
 
+        def submit(item)
+          promise = Loom::Workers.new_promise
+          @backend.submit(item, promise)
+          promise
+        end
+
+        # Chunking never changes a result (the lowest index wins), only the
+        # number of round trips: at least MIN_CHUNK_SECONDS of runs per chunk.
+        def chunk_size(count)
+          even = (count.to_f / @limit).ceil
+          return even unless @per_run
+
+          [even, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max
+        end
+
+        # The least per-run time seen, not the mean: a run's time only ever
+        # grows by what is not the property's (a freshly forked worker's
+        # copy-on-write faults made failure_simple's first chunk look 100x
+        # dearer than the rest, and split every shrink step in four).
         def learn(first, size, failure, seconds)
-          @spent += seconds
-          @ran += failure ? failure[0] - first + 1 : size
+          runs = failure ? failure[0] - first + 1 : size
+          rate = seconds / runs
+          @per_run = rate if @per_run.nil? || rate < @per_run
         end
 
         def cancel(failure)

@@ -1,0 +1,93 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+# Lazy process backends (what Loom::Check uses) and background reaping:
+# workers fork with the first chunk, a second only when chunks wait; a
+# killed pool's workers are reaped by the reaper thread, never left as
+# zombies; the fault behaviours are the eager pool's.
+class ProcessLazyTest < Minitest::Test
+  Backend = Loom::Workers::ProcessBackend
+
+  def lazy(size: 2, &handler) = Backend.new(size: size, handler: handler, lazy: true)
+
+  def children
+    Dir.glob("/proc/[0-9]*/stat").filter_map do |path|
+      fields = File.read(path).split(") ").last.split
+      File.basename(File.dirname(path)).to_i if fields[1].to_i == Process.pid
+    rescue SystemCallError
+      nil
+    end
+  end
+
+  def assert_reaped(pids)
+    assert Backend.drain_reaper(10), "the reaper finished"
+    pids.each do |pid|
+      assert_raises(Errno::ECHILD, "worker #{pid} was reaped") { Process.waitpid(pid, Process::WNOHANG) }
+      refute File.exist?("/proc/#{pid}"), "worker #{pid} is gone (no zombie)"
+    end
+  end
+
+  def assert_died_at(error, index, items)
+    assert_equal [index], error.errors.keys
+    assert_kind_of Loom::Workers::WorkerDiedError, error.errors[index]
+    assert_equal items - [items[index]], error.results.compact
+  end
+
+  def test_forks_nothing_before_the_first_chunk_and_one_worker_for_sequential_work
+    backend = lazy { |x| [x * 2, Process.pid] }
+    assert_empty backend.worker_pids
+    results = Timeout.timeout(20) { Array.new(5) { |i| backend.map([i]) } }
+    assert_equal([[0], [2], [4], [6], [8]], results.map { |r| r.map(&:first) })
+    assert_equal 1, results.flatten(1).map(&:last).uniq.size, "one item at a time never needs a second worker"
+    pids = backend.worker_pids
+    backend.shutdown
+    assert_reaped(pids)
+  end
+
+  def test_a_second_worker_forks_when_chunks_wait
+    backend = lazy { |x| sleep(0.05) && [x, Process.pid] }
+    results = Timeout.timeout(20) { backend.map((0..7).to_a) }
+    assert_equal (0..7).to_a, results.map(&:first)
+    assert_equal 2, results.map(&:last).uniq.size
+    pids = backend.worker_pids
+    backend.shutdown(kill: true)
+    assert_reaped(pids)
+  end
+
+  def test_kill_9_mid_map_on_a_lazy_pool_keeps_the_results
+    ready, signal = IO.pipe
+    backend = lazy { |x| x == 50 ? (signal.puts(Process.pid) || sleep(30)) : x }
+    killer = Thread.new { Process.kill(:KILL, Integer(ready.gets)) }
+    error = Timeout.timeout(20) { assert_raises(Loom::Workers::Errors) { backend.map((0..99).to_a, fail_fast: false) } }
+    killer.join(5)
+    assert_died_at(error, 50, (0..99).to_a)
+    pids = backend.worker_pids
+    backend.shutdown
+    assert_reaped(pids)
+  ensure
+    [ready, signal].each(&:close)
+  end
+
+  def test_shutdown_with_kill_reaps_in_the_background
+    before = children
+    pool = Loom::Pool.new(worker: :process, size: 2) { |x| x }
+    pids = pool.worker_pids
+    assert_equal 2, pids.size
+    assert_equal [1, 2], pool.map([1, 2])
+    pool.shutdown(kill: true)
+    assert_reaped(pids)
+    assert_empty children - before
+  end
+
+  def test_a_process_check_leaves_no_worker_behind
+    require "loom/check"
+    before = children
+    prop = Loom::Check.property(Loom::Check.integer) { |x| x < 50 || raise("big") }
+    result = Timeout.timeout(30) { Loom::Check.check(prop, worker: :process, size: 2, seed: 5) }
+    assert_equal 50, result.counterexample
+    assert Backend.drain_reaper(10)
+    assert_empty children - before
+  end
+end

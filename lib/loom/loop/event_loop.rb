@@ -55,6 +55,9 @@ module Loom
     attr_reader :thread
     # @return [Array] idle worker fibers (see Loom::Proc::Worker)
     attr_reader :pool
+    # @return [Array<#__run__>] the run queue, appended to directly (cheaper
+    #   than #push: bench call_methods "call_detached", "call_and_forget")
+    attr_reader :queue
     # @return [Array] spent call_and_forget jobs kept for reuse (at most
     #   POOL_SIZE): bench call_methods "conproc.call_and_forget"
     attr_reader :jobs
@@ -71,7 +74,7 @@ module Loom
       @max_live_fibers = MAX_LIVE_FIBERS
       @queue = []
       @zero = []
-      @timers = TimerHeap.new
+      @timer_list = (@timers = TimerHeap.new).list # its `empty?` costs no call of ours per round
       @io = IOWatch.new
       @pool = []
       @jobs = []
@@ -126,7 +129,7 @@ module Loom
     # IO are not looked at by such a round either).
     # @return [Boolean]
     def nothing_due?
-      @queue.empty? && @zero.empty? && @held.empty? && (@timers.empty? || @timers.first.time > now)
+      @queue.empty? && @zero.empty? && @held.empty? && (@timer_list.empty? || @timer_list[0].time > now)
     end
 
     # Sets a timer that calls +target.__timeout__(timer)+ after +seconds+.
@@ -147,7 +150,7 @@ module Loom
     def add_zero_wait(target)
       # The time only orders it against timers pending now: any timer set
       # later is due later anyway, so without timers no clock read is needed.
-      @zero << target << (@timers.empty? ? 0.0 : now) << (@seq += 1)
+      @zero << target << (@timer_list.empty? ? 0.0 : now) << (@seq += 1)
       @seq
     end
 
@@ -222,9 +225,9 @@ module Loom
         # A round runs what is queued now, then the timers due now, in due
         # order (Concurrently's order: scheduled starts first, then waits);
         # what the round schedules waits for the next round, after IO.
-        fire_due unless @timers.empty? && @zero.empty?
+        fire_due unless @timer_list.empty? && @zero.empty?
         @round_left = queue.size
-        while @round_left.positive?
+        while @round_left > 0 # rubocop:disable Style/NumericPredicate -- opt_gt, no call (bench wait_methods)
           @round_left -= 1
           # An entry's __run__ returns the root evaluation it resumed, so the
           # flag is only read then (bench wait_methods "wait 0").
@@ -236,14 +239,13 @@ module Loom
       @round_left = outer_round
     end
 
-    # Lets a proc fiber that just finished a job start the next entry of the
-    # current round itself, if that entry is a start (a call_detached or
-    # call_and_forget proc): two fiber switches saved per start (bench
-    # call_methods "call_detached", "call_and_forget").
+    # Lets a proc fiber that just finished a job start the round's next entry
+    # itself, if that entry is a start (call_detached, call_and_forget): two
+    # fiber switches saved per start (bench call_methods).
     # @param worker [Object] the finished, free worker
     # @return [Boolean] true when +worker+ took the next entry
     def chain(worker)
-      return false unless @round_left.positive? && (entry = @queue.first) && entry.__chain_into__(worker)
+      return false unless @round_left > 0 && (entry = @queue.first) && entry.__chain_into__(worker) # rubocop:disable Style/NumericPredicate
 
       @queue.shift
       @round_left -= 1
@@ -274,7 +276,7 @@ module Loom
     # Schedules the zero-second waits and the due timers, merged by due time.
     def fire_due
       zero = @zero
-      return fire_zero(zero, 0) if @timers.empty?
+      return fire_zero(zero, 0) if @timer_list.empty?
 
       time = now
       index = 0

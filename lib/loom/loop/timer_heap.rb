@@ -11,6 +11,13 @@ module Loom
         @heap = []
       end
 
+      # The heap's array itself, first due at index 0 (read-only for callers):
+      # the loop asks it `empty?` every round without a method call of ours.
+      # @return [Array<Timer>]
+      def list
+        @heap
+      end
+
       # @return [Integer] the number of pending timers
       def size
         @heap.size

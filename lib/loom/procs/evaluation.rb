@@ -108,15 +108,20 @@ module Loom
       end
     end
 
+    # Hot path of every resume (bench call_methods_waiting): {#__enqueue__}
+    # is inlined.
     # @return [void]
     def __schedule__(value)
       @waiting = false
       @scheduled = true
       if (timer = @timer)
         @timer = nil
-        @loop.cancel_timer(timer)
+        @loop.cancel_timer(timer) unless timer.is_a?(Integer) # a zero-wait token needs no cancelling
       end
-      __enqueue__(value)
+      @stale = (@stale || 0) + 1 if @queued
+      @queued = true
+      @run_value = value
+      @loop.queue << self
     end
 
     # Puts the evaluation on the run queue; a previous entry goes stale.
@@ -220,7 +225,16 @@ module Loom
       return unless @timer.equal?(token)
 
       @timer = nil
-      __schedule__(true) if @waiting
+      return unless @waiting
+
+      # __schedule__(true) inlined, the timer being this spent token (bench
+      # call_methods_waiting "waiting ..." rows, wait_methods "wait 0")
+      @waiting = false
+      @scheduled = true
+      @stale = (@stale || 0) + 1 if @queued
+      @queued = true
+      @run_value = true
+      @loop.queue << self
     end
 
     private

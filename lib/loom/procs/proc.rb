@@ -45,7 +45,7 @@ module Loom
       worker = loop.pool.pop || Worker.create(loop)
       result = worker.__start__(self, args, nil, context, false)
       if Worker::SUSPENDED.equal?(result)
-        worker.__evaluation__.await_result
+        worker.__evaluation__.__await_call__(context.__evaluation__)
       elsif result.instance_of?(Worker::Failure)
         raise result.error
       else
@@ -88,9 +88,10 @@ module Loom
     #   evaluation.await_result # => :later
     def call_detached(*args)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
-      evaluation = @evaluation_class.new(context.__loop__, self, args)
+      loop = context.__loop__
+      evaluation = @evaluation_class.new(loop, self, args) # queued: see its initialize
       context.__adopt__(evaluation)
-      evaluation.__enqueue__(nil)
+      loop.queue << evaluation
       evaluation
     end
 
@@ -103,7 +104,7 @@ module Loom
     def call_and_forget(*args)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
-      loop.push((job = loop.jobs.pop) ? job.__set__(self, args) : Job.new(loop, self, args))
+      loop.queue << ((job = loop.jobs.pop) ? job.__set__(self, args) : Job.new(loop, self, args))
       nil
     end
   end

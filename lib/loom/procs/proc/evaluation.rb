@@ -21,8 +21,13 @@ module Loom
       CANCEL = Object.new.freeze
       private_constant :CANCEL
 
+      include Store
+      include Awaiters
+
       # @param loop [EventLoop]
-      # @param proc [Loom::Proc, nil] the proc to start (nil: already running)
+      # @param proc [Loom::Proc, nil] the proc to start, by an entry the
+      #   caller puts on +loop+'s run queue at once (Proc#call_detached);
+      #   nil: the proc is already running
       # @param args [Array, nil]
       def initialize(loop, proc, args) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
         @loop = loop
@@ -31,6 +36,7 @@ module Loom
         @waiting = false
         @scheduled = false
         @concluded = false
+        @queued = proc ? true : false
       end
 
       # @return [Boolean] whether the evaluation has a result
@@ -106,30 +112,6 @@ module Loom
         @children ? @children.keys : []
       end
 
-      # @param key [Object]
-      # @return [Object] the value stored under +key+
-      def [](key)
-        @data && @data[key]
-      end
-
-      # @param key [Object]
-      # @param value [Object]
-      # @return [Object] value
-      def []=(key, value)
-        (@data ||= {})[key] = value
-      end
-
-      # @param key [Object]
-      # @return [Boolean]
-      def key?(key)
-        @data ? @data.key?(key) : false
-      end
-
-      # @return [Array] the keys of the stored data
-      def keys
-        @data ? @data.keys : []
-      end
-
       # @return [String]
       def inspect
         state = if @concluded then "concluded"
@@ -156,7 +138,7 @@ module Loom
         if (worker = @worker)
           value = @run_value
           @run_value = nil
-          worker.__resume__(value, true)
+          worker.__resume__(value)
         elsif !@concluded
           __start__
         end
@@ -206,7 +188,8 @@ module Loom
 
         @concluded = true
         @result = result
-        __notify__
+        # nobody to tell: no call (bench call_methods "call_detached")
+        __notify__ if @parent || @awaiter || @awaiters
       end
 
       # @return [void]
@@ -225,34 +208,26 @@ module Loom
         @children&.delete(child)
       end
 
-      # Registers +evaluation+ to be woken with +value+ (nil: the result)
-      # when this evaluation concludes. The first awaiter gets a slot of its
-      # own, the usual case, so no Hash is allocated for it (bench
-      # call_methods_waiting "waiting call").
-      # @return [void]
-      def __add_awaiter__(evaluation, value = nil)
-        if @awaiter.nil? && @awaiters.nil?
-          @awaiter = evaluation
-          @awaiter_value = value
-        else
-          (@awaiters ||= {})[evaluation] = value
-        end
-      end
-
-      # @return [void]
-      def __remove_awaiter__(evaluation)
-        if @awaiter.equal?(evaluation)
-          @awaiter = nil
-        else
-          @awaiters&.delete(evaluation)
-        end
-      end
-
       # Waits +seconds+; a zero wait always suspends the proc's fiber, even
       # when nothing else is due (its caller's call_nonblock sees it wait).
       # @return [true]
       def __wait__(seconds)
-        seconds.positive? ? __await__(seconds, true) : __wait_zero__
+        return __await__(seconds, true) if seconds.positive?
+
+        # __wait_zero__ and __await__ inlined (bench call_methods_waiting
+        # "waiting ..." rows): a zero wait has no timeout to raise.
+        raise Cancelled if @cancel_pending
+
+        begin
+          @waiting = true
+          @timer = @loop.add_zero_wait(self)
+          value = Fiber.yield(Worker::SUSPENDED)
+          raise Cancelled if CANCEL.equal?(value)
+
+          value
+        ensure
+          __settle__
+        end
       end
 
       # Suspends the proc's fiber until resumed.
@@ -285,18 +260,6 @@ module Loom
         e
       end
 
-      def __notify__
-        @parent&.__orphan__(self)
-        result = @result
-        if (waiter = @awaiter)
-          @awaiter = nil
-          waiter.__wake__(@awaiter_value || result)
-        end
-        awaiters = @awaiters or return
-        @awaiters = nil
-        awaiters.each { |other, value| other.__wake__(value || result) }
-      end
-
       # Unwinds the proc's fiber if it is suspended in a wait; if it is up
       # the current call chain, its next wait raises instead.
       def cancel_fiber
@@ -305,7 +268,7 @@ module Loom
 
         if @waiting || @queued
           __unqueue__
-          worker.__resume__(CANCEL, false)
+          worker.__cancel__(CANCEL)
         else
           @cancel_pending = true
         end

@@ -73,11 +73,18 @@ module Loom
         @fiber.resume
       end
 
-      # Resumes the waiting proc with +value+.
-      # @param chain [Boolean] see {#__start__}
+      # Resumes the waiting proc with +value+, for the loop (see {#__start__}'s +chain+).
       # @return [Object] SUSPENDED, a Failure or the result
-      def __resume__(value, chain)
-        @chain = chain
+      def __resume__(value)
+        @chain = true
+        @fiber.resume(value)
+      end
+
+      # Resumes the waiting proc with +value+ (the cancel signal) from
+      # outside the loop's round: when done it must not chain.
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __cancel__(value)
+        @chain = false
         @fiber.resume(value)
       end
 
@@ -107,7 +114,7 @@ module Loom
 
       private
 
-      # rubocop:disable Metrics/MethodLength, Metrics/CyclomaticComplexity -- one frame less per proc run
+      # rubocop:disable Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
       def work
         Thread.current[Evaluation::FIBER_KEY] = self
         Fiber.yield
@@ -134,7 +141,7 @@ module Loom
         @loop.count_fiber(-1)
         result
       end
-      # rubocop:enable Metrics/MethodLength, Metrics/CyclomaticComplexity
+      # rubocop:enable Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity
 
       def failed(error)
         @proc.trigger(:error, error)

@@ -1,0 +1,35 @@
+# frozen_string_literal: true
+
+module Loom
+  class Proc
+    class Evaluation < Loom::Evaluation
+      # Data kept on an evaluation (Concurrently's Evaluation#[] and #[]=),
+      # in a Hash allocated on first store.
+      module Store
+        # @param key [Object]
+        # @return [Object] the value stored under +key+
+        def [](key)
+          @data && @data[key]
+        end
+
+        # @param key [Object]
+        # @param value [Object]
+        # @return [Object] value
+        def []=(key, value)
+          (@data ||= {})[key] = value
+        end
+
+        # @param key [Object]
+        # @return [Boolean]
+        def key?(key)
+          @data ? @data.key?(key) : false
+        end
+
+        # @return [Array] the keys of the stored data
+        def keys
+          @data ? @data.keys : []
+        end
+      end
+    end
+  end
+end

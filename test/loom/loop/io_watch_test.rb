@@ -1,0 +1,171 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+# Runs a body on a chosen IOWatch back end, in a thread of its own (a fresh
+# loop, so a fresh registry of that back end), bounded in time.
+module OnIOWatchBackend
+  LIMIT = 10 # seconds; every body here finishes in well under one
+
+  def on_backend(&)
+    watch_class = Loom::EventLoop::IOWatch
+    previous = watch_class.instance_variable_get(:@backend)
+    watch_class.backend = backend
+    thread = Thread.new(&)
+    thread.report_on_exception = false
+    flunk "did not finish within #{LIMIT} s" unless thread.join(LIMIT)
+    thread.value
+  ensure
+    thread&.kill
+    watch_class.backend = previous
+  end
+
+  def counting(watch, method)
+    count = [0]
+    watch.singleton_class.prepend(Module.new { define_method(method) { |*args| (count[0] += 1) && super(*args) } })
+    count
+  end
+end
+
+# The IOWatch behaviours both back ends share: each test runs once per back
+# end. Orders and counts only, never timings.
+module IOWatchBehaviour
+  include OnIOWatchBackend
+
+  def test_the_loop_uses_the_chosen_back_end
+    assert_instance_of backend, on_backend { Loom::EventLoop.current.io } # rubocop:disable Lint/AmbiguousBlockAssociation
+  end
+
+  def test_any_number_of_waiters_per_io_and_direction
+    woken = on_backend do
+      reader, writer = IO.pipe
+      readers = Array.new(3) { Loom.concurrently { Loom.await_readable(reader, within: 2, timeout_result: :late) } }
+      writers = Array.new(2) { Loom.concurrently { Loom.await_writable(writer, within: 2, timeout_result: :late) } }
+      Loom.wait 0
+      waiting = Loom::EventLoop.current.io.waiting?
+      writer.write "x"
+      [waiting, readers.map(&:await_result), writers.map(&:await_result)]
+    end
+    assert_equal [true, [true, true, true], [true, true]], woken
+  end
+
+  def test_registrations_are_kept_across_waits_and_dropped_when_idle
+    kept, dropped = on_backend do
+      reader, writer = IO.pipe
+      writer.write "x"
+      Loom.await_readable(reader)
+      watch = Loom::EventLoop.current.io
+      kept = [watch.watching?, watch.empty?]
+      6.times { Loom.wait 0.001 } # sleeps: the idle registration goes after IDLE_SLEEPS of them
+      [kept, watch.watching?]
+    end
+    assert_equal [true, true], kept
+    refute dropped
+  end
+
+  def test_a_sweep_leaves_tokens_for_ready_ios_nobody_waits_on
+    taken = on_backend do
+      pipes = Array.new(3) { IO.pipe.tap { |_, writer| writer.write "x" } }
+      readers = pipes.map(&:first)
+      readers.each { |reader| Loom.await_readable(reader) } # registers all three
+      watch = Loom::EventLoop.current.io
+      watch.sweep
+      readers.map { |reader| watch.take_readable(reader) } + [watch.take_readable(readers[0])]
+    end
+    assert_equal [true, true, true, false], taken
+  end
+
+  def test_an_idle_ready_io_does_not_make_the_loop_spin
+    waits = on_backend do
+      reader, writer = IO.pipe
+      writer.write "x" # stays readable: nobody reads it
+      Loom.await_readable(reader)
+      count = counting(Loom::EventLoop.current.io, :wait)
+      Loom.wait 0.05
+      count[0]
+    end
+    assert_operator waits, :<=, 3 # one that finds it ready (and disarms it), one that sleeps
+  end
+
+  def test_a_wait_times_out
+    result = on_backend { Loom.await_readable(IO.pipe[0], within: 0.01, timeout_result: :none) }
+    assert_equal :none, result
+  end
+
+  def test_closing_an_awaited_io_wakes_its_waiters_and_a_closed_io_wakes_at_once
+    result = on_backend do
+      reader, _writer = IO.pipe
+      waiters = Array.new(2) { Loom.concurrently { Loom.await_readable(reader) } }
+      Loom.wait 0
+      reader.close
+      late = Loom.concurrently { Loom.await_readable(reader) }
+      woken = waiters.map { |waiter| waiter.await_result(within: 2) }
+      [woken, late.await_result(within: 2), Loom::EventLoop.current.io.empty?]
+    end
+    assert_equal [[true, true], true, true], result
+  end
+
+  def test_a_resume_from_another_thread_wakes_a_loop_that_waits_on_ios
+    result = on_backend do
+      reader, = IO.pipe
+      Loom.concurrently { Loom.await_readable(reader, within: 2) }
+      waiter = Loom.concurrently { Loom.await_resume! }
+      Thread.new do
+        sleep 0.01
+        waiter.resume!(:from_thread)
+      end
+      waiter.await_result(within: 2)
+    end
+    assert_equal :from_thread, result
+  end
+
+  def test_a_forked_child_leaves_the_parents_registrations_alone
+    result = on_backend do
+      reader, writer = IO.pipe
+      own_r, own_w = IO.pipe
+      waiter = Loom.concurrently { Loom.await_readable(reader, within: 5, timeout_result: :late) }
+      Loom.wait 0
+      pid = fork do
+        own_w.write "c"
+        exit!(Loom.await_readable(own_r, within: 1) && Loom::EventLoop.current.io.empty? ? 0 : 1)
+      end
+      child_ok = Timeout.timeout(5) { Process.wait2(pid).last.success? }
+      writer.write "x"
+      [child_ok, waiter.await_result]
+    end
+    assert_equal [true, true], result
+  end
+end
+
+class IOWatchSelectTest < Minitest::Test
+  include IOWatchBehaviour
+
+  def backend = Loom::EventLoop::Selectors::SelectWatch
+end
+
+class IOWatchNIOTest < Minitest::Test
+  include IOWatchBehaviour
+
+  def backend = Loom::EventLoop::Selectors::NIOWatch
+
+  def setup
+    skip "nio4r does not load: #{backend.load_error}" unless backend.available?
+  end
+end
+
+class IOWatchChoiceTest < Minitest::Test
+  def test_loom_selector_names_the_back_end
+    watch = Loom::EventLoop::IOWatch
+    selectors = Loom::EventLoop::Selectors
+    assert_equal selectors::SelectWatch, watch.choose("select")
+    best = selectors::NIOWatch.available? ? selectors::NIOWatch : selectors::SelectWatch
+    assert_equal best, watch.choose(nil)
+    assert_equal selectors::NIOWatch, watch.choose("nio4r") if selectors::NIOWatch.available?
+  end
+
+  def test_an_unknown_selector_is_named_in_the_error
+    error = assert_raises(Loom::EventLoop::IOWatch::SelectorError) { Loom::EventLoop::IOWatch.choose("kqueue") }
+    assert_match(/"kqueue".*select.*nio4r/, error.message)
+  end
+end

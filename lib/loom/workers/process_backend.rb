@@ -190,7 +190,7 @@ module Loom
         loop do
           return false unless @wake.pop
 
-          sleep SPARE_PATIENCE
+          patience
           return true if claim_turn
         end
       end
@@ -203,6 +203,7 @@ module Loom
         @dormant = @lazy ? @size - 1 : 0
         @dormant_lock = Mutex.new
         @arming = false
+        @stopping = ConditionVariable.new
         prefork_gc
         @lanes = Array.new(@size) do |i|
           ProcessLane.new(self, @queue, @handler, @item_timeout, dormant: @lazy && i.positive?)
@@ -239,6 +240,14 @@ module Loom
         nil
       end
 
+      # Waits SPARE_PATIENCE, or less when the pool stops meanwhile (stop
+      # would otherwise wait for it in join).
+      def patience
+        @dormant_lock.synchronize do
+          @stopping.wait(@dormant_lock, SPARE_PATIENCE) unless @queue.closed?
+        end
+      end
+
       # A woken dormant lane starts if the backlog is still there; the next
       # dormant lane is armed if more waits than this one will take.
       def claim_turn
@@ -269,6 +278,7 @@ module Loom
       def stop(kill:)
         @queue.close
         @wake.close
+        @dormant_lock.synchronize { @stopping.broadcast }
         if kill
           cancel_queued
           @lanes.each(&:kill)

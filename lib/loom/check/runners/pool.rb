@@ -45,7 +45,7 @@ module Loom
           handler = Ractor.make_shareable(handler) if worker == :ractor
           @size = size
           @limit = size * IN_FLIGHT
-          @per_run = nil # the least seconds per run any chunk reported (round trips excluded)
+          @per_run = nil # seconds of a typical run, as the latest chunk reported (round trips excluded)
           @backend = self.class.start(worker, size, handler)
         end
 
@@ -71,7 +71,8 @@ module Loom
         # @raise [TimeoutError] past the deadline
         # @raise [Loom::Workers::Error] when the machinery fails (dead worker, unmarshalable value)
         def first_failure(cases, deadline)
-          if @per_run.nil? && cases.size > PROBE
+          unless @probed || cases.size <= PROBE
+            @probed = true
             failure = run_chunks([cases.first(PROBE)], deadline)
             return failure if failure
 
@@ -99,10 +100,8 @@ module Loom
           generation = @token ? @token[0] : 0
           in_flight = []
           until chunks.empty? && in_flight.empty?
-            while in_flight.size < @limit && chunks.any?
-              in_flight << [chunks.first.first.first, chunks.first.size, submit([generation, chunks.shift])]
-            end
-            failure = await(*in_flight.shift, deadline)
+            in_flight << submit([generation, chunks.shift]) while in_flight.size < @limit && chunks.any?
+            failure = await(in_flight.shift, deadline)
             return cancel(failure) if failure
           end
           nil
@@ -123,14 +122,11 @@ module Loom
           [even, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max
         end
 
-        # The least per-run time seen, not the mean: a run's time only ever
-        # grows by what is not the property's (a freshly forked worker's
-        # copy-on-write faults made failure_simple's first chunk look 100x
-        # dearer than the rest, and split every shrink step in four).
-        def learn(first, size, failure, seconds)
-          runs = failure ? failure[0] - first + 1 : size
-          rate = seconds / runs
-          @per_run = rate if @per_run.nil? || rate < @per_run
+        # The latest chunk's typical run (Handler.typical: the lower median of
+        # its passing runs, so a cold worker's first runs do not count);
+        # a chunk whose every run failed or was skipped teaches nothing.
+        def learn(per_run)
+          @per_run = per_run if per_run
         end
 
         def cancel(failure)
@@ -138,13 +134,13 @@ module Loom
           failure
         end
 
-        def await(first, size, promise, deadline)
+        def await(promise, deadline)
           if deadline
             remaining = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
             raise TimeoutError, "check ran past its timeout" unless remaining.positive? && promise.wait(remaining)
           end
-          failure, seconds = promise.value!
-          learn(first, size, failure, seconds)
+          failure, per_run = promise.value!
+          learn(per_run)
           failure
         end
       end

@@ -27,12 +27,15 @@ module Loom
         super(backend, queue, handler, item_timeout)
       end
 
-      # Kills the worker process now (shutdown with kill: true); it is then
-      # reaped in the background (see ProcessBackend.reap_later).
+      # Kills the worker process now (shutdown with kill: true) and hands it
+      # to the reaper thread (see ProcessBackend.reap_later).
       # @return [void]
       def kill
         @killed = true
+        return unless @alive
+
         terminate
+        ProcessBackend.reap_later(@pid)
       end
 
       private

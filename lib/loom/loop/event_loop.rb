@@ -218,7 +218,7 @@ module Loom
     # @param until_done [#__resumed__]
     # @return [void]
     # @raise [DeadlockError] when nothing could ever resume +until_done+
-    def run_until(until_done)
+    def run_until(until_done) # rubocop:disable Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
       queue = @queue
       outer_round = @round_left
       until until_done.__resumed__
@@ -233,7 +233,9 @@ module Loom
           # flag is only read then (bench wait_methods "wait 0").
           return if queue.shift.__run__.equal?(until_done) && until_done.__resumed__
         end
-        poll
+        # #poll inlined when nothing is held, queued from outside or watched
+        # (bench call_methods_waiting: one call less per round)
+        poll unless @held.empty? && @inbox.empty? && !@io.watching? && !queue.empty?
       end
     ensure
       @round_left = outer_round

@@ -53,10 +53,11 @@ module Loom
       @resumed = false
     end
 
-    # @return [EventLoop]
-    def __loop__
-      @loop
-    end
+    # @!attribute [r] __loop__
+    #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
+    attr_reader :loop
+    alias __loop__ loop
+    remove_method :loop # Kernel#loop stays loop
 
     # @return [Evaluation] self (a proc worker answers its evaluation)
     def __evaluation__

@@ -226,7 +226,10 @@ module Loom
 
           value
         ensure
-          __settle__
+          # __settle__ inlined: a zero wait's timer is a token, nothing to cancel
+          @waiting = @scheduled = false
+          @timer = nil
+          __unqueue__ if @queued
         end
       end
 

@@ -51,10 +51,11 @@ module Loom
         @fiber.resume
       end
 
-      # @return [EventLoop]
-      def __loop__
-        @loop
-      end
+      # @!attribute [r] __loop__
+      #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
+      attr_reader :loop
+      alias __loop__ loop
+      remove_method :loop # Kernel#loop stays loop
 
       # Runs +proc+ with +args+ in this worker's fiber until it finishes or waits.
       # @param proc [Loom::Proc]

@@ -36,6 +36,21 @@ module Loom
         ensure
           Debug.log_event(".--- RESUME", fiber, caller)
         end
+
+        # A zero wait suspends without #__await__ (inlined for speed), so it
+        # is logged here.
+        # @return [Object] the resume value
+        def __wait__(seconds)
+          return super if seconds.positive?
+
+          begin
+            fiber = Fiber.current
+            Debug.log_event("'-> SUSPEND", fiber, caller)
+            super
+          ensure
+            Debug.log_event(".--- RESUME", fiber, caller)
+          end
+        end
       end
 
       @fibers = {}

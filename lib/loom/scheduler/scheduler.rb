@@ -110,13 +110,15 @@ module Loom
     # @param timeout [Numeric, nil]
     # @return [Integer, false] the ready events, false on timeout
     def io_wait(io, events, timeout = nil)
+      return io_wait_readable(io, timeout) if events == IO::READABLE
+
       evaluation = Evaluation.current
       watch(io, events, evaluation, true)
-      return false unless Loom.await_resume!(within: timeout, timeout_result: false)
+      return false unless evaluation.__await__(timeout, false)
 
       events == IO::WRITABLE || !events.allbits?(IO::WRITABLE) ? events : ready_events(io, events)
     ensure
-      watch(io, events, evaluation, false)
+      watch(io, events, evaluation, false) if evaluation
     end
 
     # Process.wait / waitpid / Process::Status.wait: waits in a thread of its
@@ -186,6 +188,17 @@ module Loom
     def wake(fiber)
       evaluation = @blocked[fiber] or return
       evaluation.resume!(true) if evaluation.waiting?
+    end
+
+    # io_wait for IO::READABLE alone, what every blocked read asks: no
+    # event arithmetic (bench scheduler "pipe round trip").
+    def io_wait_readable(io, timeout)
+      evaluation = Evaluation.current
+      watch = @loop.io
+      watch.add_reader(io, evaluation)
+      evaluation.__await__(timeout, false) && IO::READABLE
+    ensure
+      watch&.remove_reader(io, evaluation)
     end
 
     # Registers (or removes) +evaluation+ as a waiter for +events+ on +io+.

@@ -169,6 +169,9 @@ Loom::Bench.suite(:checks) do |s|
   }
 
   setup = ->(_ctx) { suite.write_text }
+  # A check's killed workers are reaped in the background; wait for them
+  # (untimed) so that their CPU counts in the trial's children CPU.
+  reaped = ->(_state, _ctx) { Loom::Workers::ProcessBackend.drain_reaper }
 
   cases.each do |name, spec|
     loom_workers.each do |worker|
@@ -178,6 +181,7 @@ Loom::Bench.suite(:checks) do |s|
         r.code spec[:loom_code].sub("WORKER", worker.inspect)
         r.setup(&setup)
         r.run { |_state, ctx| spec[:loom].call(worker, ctx) }
+        r.teardown(&reaped) if worker == :process
       end
     end
     %i[none ractor].each do |worker|
@@ -209,6 +213,7 @@ Loom::Bench.suite(:checks) do |s|
              "Loom::Check.assert(prop, worker: #{worker.inspect}, seed: SEED, max_shrinks: ctx.quick? ? 1 : 1000)\n" \
              "rescue Loom::Check::Failure  # 2 workers (one per core)"
       r.run { |_state, ctx| failure.call(worker, ctx) }
+      r.teardown(&reaped)
     end
   end
 end

@@ -32,6 +32,35 @@ module Loom
         Array.new(ctx.quick? ? QUICK_HEAVY_ITEMS : HEAVY_ITEMS) { |i| i }
       end
 
+      # The machine's ceiling for the heavy map: two plain forks, each mapping
+      # a static half and sending its results back over a pipe (no pool, no
+      # chunks). What two cores give in this minute, for the ratios.
+      # @param items [Array<Integer>] @return [Array<Integer>]
+      def self.two_forks(items)
+        forks = items.each_slice((items.size + 1) / 2).map { |half| fork_half(half) }
+        forks.flat_map { |pid, reader| collect_half(pid, reader) }
+      end
+
+      # @return [(Integer, IO)] the child's pid and the pipe its results come on
+      def self.fork_half(half)
+        reader, writer = IO.pipe
+        pid = fork do
+          reader.close
+          writer.write(Marshal.dump(half.map { |i| heavy(i) }))
+          exit!(0)
+        end
+        writer.close
+        [pid, reader]
+      end
+
+      # @return [Array] a fork's results, once it has been reaped
+      def self.collect_half(pid, reader)
+        Marshal.load(reader.read) # rubocop:disable Security/MarshalLoad -- our own child wrote it
+      ensure
+        reader.close
+        Process.wait(pid)
+      end
+
       # @return [Hash] metrics; a wrong result counts as a failure
       def self.check(job, items, results)
         expected = items.map { |i| job == :trivial ? trivial(i) : heavy(i) }
@@ -50,7 +79,7 @@ Loom::Bench.suite(:map) do |s|
                 "CPU each. Ractor rows run each trial in a fresh process. Targets: 1,000 trivial items, loom " \
                 "process pool (warm) >= 5x Parallel.map(in_processes: 2), loom threads >= parallel threads; " \
                 "100 heavy items, loom process and ractor >= 1.7x loom inline. The machine is shared: compare " \
-                "ratios within the run and the CPU times."
+                "ratios within the run and the CPU times; '2 plain forks' is what two cores gave in the same run."
   s.kind :duration
   s.unit "seconds per map"
   s.trials 3
@@ -85,6 +114,16 @@ Loom::Bench.suite(:map) do |s|
       end
     end
 
+    if job == :heavy
+      s.row "#{label}: 2 plain forks, static halves (the ceiling)", library: "ruby", compare: label,
+                                                                    params: { job: job, worker: :forks },
+                                                                    estimate: estimate do |r|
+        r.code "Loom::Bench::MapSuite.two_forks(items)  # fork { half.map { heavy } } twice, results over pipes"
+        r.setup { |ctx| suite.items(job, ctx) }
+        r.run { |items, _ctx| run.call(items, suite.two_forks(items)) }
+      end
+    end
+
     %i[process thread].each do |worker|
       s.row "#{label}: Loom.map #{worker}, cold", library: "loom", compare: label,
                                                   params: { job: job, worker: worker, pool: :cold },
@@ -94,6 +133,8 @@ Loom::Bench.suite(:map) do |s|
         r.run do |items, _ctx|
           run.call(items, Loom.map(items, worker: worker, size: suite::WORKERS, &suite.method(meth)))
         end
+        # Loom.map kills its workers and reaps them in the background: wait (untimed) so their CPU counts.
+        r.teardown { |_items, _ctx| Loom::Workers::ProcessBackend.drain_reaper }
       end
     end
 

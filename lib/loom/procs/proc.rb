@@ -43,14 +43,12 @@ module Loom
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       worker = loop.pool.pop || Worker.create(loop)
-      result = worker.__start__(self, args, nil, context, false)
-      if Worker::SUSPENDED.equal?(result)
-        worker.__evaluation__.__await_call__(context.__evaluation__)
-      elsif result.instance_of?(Worker::Failure)
-        raise result.error
-      else
-        result
-      end
+      result = worker.__call__(self, args, context)
+      return result unless Worker::Signal === result # rubocop:disable Style/CaseEquality -- one C call
+
+      raise result.error unless Worker::SUSPENDED.equal?(result)
+
+      worker.__evaluation__.__await_call__(context.__evaluation__)
     end
 
     alias [] call
@@ -69,14 +67,12 @@ module Loom
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       worker = loop.pool.pop || Worker.create(loop)
-      result = worker.__start__(self, args, nil, context, false)
-      if Worker::SUSPENDED.equal?(result)
-        worker.__evaluation__
-      elsif result.instance_of?(Worker::Failure)
-        raise result.error
-      else
-        result
-      end
+      result = worker.__call__(self, args, context)
+      return result unless Worker::Signal === result # rubocop:disable Style/CaseEquality -- one C call
+
+      raise result.error unless Worker::SUSPENDED.equal?(result)
+
+      worker.__evaluation__
     end
 
     # Schedules the proc to start in the next loop iteration; it takes a fiber

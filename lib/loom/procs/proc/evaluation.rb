@@ -152,7 +152,7 @@ module Loom
         args = @args
         @proc = @args = nil
         @worker = worker
-        worker.__start__(proc, args, self, nil, true)
+        worker.__start__(proc, args, self)
       rescue FiberRefusedError => e
         proc&.trigger(:error, e)
         conclude_to(e) unless @concluded

@@ -22,7 +22,9 @@ module Loom
       # @return [true]
       def __chain_into__(worker)
         worker.__take__(@proc, @args, nil)
-        recycle
+        @proc = @args = nil # recycle, inlined (bench call_methods "conproc.call_and_forget")
+        jobs = @loop.jobs
+        jobs << self if jobs.size < EventLoop::POOL_SIZE
         true
       end
 
@@ -44,19 +46,9 @@ module Loom
         @proc = @args = nil # recycle, inlined (bench call_methods_waiting "waiting call_and_forget")
         jobs = loop.jobs
         jobs << self if jobs.size < EventLoop::POOL_SIZE
-        worker.__start__(proc, args, nil, nil, true)
+        worker.__start__(proc, args, nil)
       rescue FiberRefusedError => e
         @proc.trigger(:error, e)
-      end
-
-      private
-
-      # Forgets the run (so the idle job keeps nothing alive) and goes back
-      # to the free list, unless it is full.
-      def recycle
-        @proc = @args = nil
-        jobs = @loop.jobs
-        jobs << self if jobs.size < EventLoop::POOL_SIZE
       end
     end
   end

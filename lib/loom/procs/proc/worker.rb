@@ -18,9 +18,22 @@ module Loom
     # call_methods and call_methods_waiting): it avoids method calls where
     # an instance variable will do.
     class Worker
-      SUSPENDED = Object.new.freeze
+      # What a resume returns instead of a result: one class test tells the
+      # common case (a result) from both signals (bench call_methods
+      # "conproc.call_nonblock").
+      class Signal; end # rubocop:disable Lint/EmptyClass -- a marker class, tested with ===
+      SUSPENDED = Signal.new.freeze
       # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
-      Failure = Struct.new(:error)
+      class Failure < Signal
+        # @return [Exception]
+        attr_reader :error
+
+        # @param error [Exception]
+        def initialize(error)
+          super()
+          @error = error
+        end
+      end
 
       class << self
         # @param loop [EventLoop]
@@ -57,24 +70,36 @@ module Loom
       alias __loop__ loop
       remove_method :loop # Kernel#loop stays loop
 
-      # Runs +proc+ with +args+ in this worker's fiber until it finishes or waits.
+      # Runs +proc+ with +args+ in this worker's fiber until it finishes or
+      # waits, for the loop: when done, the worker may start the round's next
+      # start itself (EventLoop#chain).
       # @param proc [Loom::Proc]
       # @param args [Array]
       # @param evaluation [Proc::Evaluation, nil] nil: created if the proc waits
-      # @param parent [#__adopt__, nil] who adopts a lazily created evaluation
-      # @param chain [Boolean] true when the loop starts it: when done, the
-      #   worker may start the round's next start itself (EventLoop#chain)
       # @return [Object] SUSPENDED, a Failure or the result
-      def __start__(proc, args, evaluation, parent, chain)
+      def __start__(proc, args, evaluation)
         @proc = proc
         @args = args
         @evaluation = evaluation
-        @parent = parent
-        @chain = chain
+        @chain = true
         @fiber.resume
       end
 
-      # Resumes the waiting proc with +value+, for the loop (see {#__start__}'s +chain+).
+      # {#__start__} for Proc#call and #call_nonblock: a start outside the
+      # loop's round, which never chains (the evaluation is made lazily).
+      # @param proc [Loom::Proc]
+      # @param args [Array]
+      # @param parent [#__adopt__] who adopts the evaluation if one is made
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __call__(proc, args, parent)
+        @proc = proc
+        @args = args
+        @parent = parent
+        @chain = false
+        @fiber.resume
+      end
+
+      # Resumes the waiting proc with +value+, for the loop (it may chain, see {#__start__}).
       # @return [Object] SUSPENDED, a Failure or the result
       def __resume__(value)
         @chain = true

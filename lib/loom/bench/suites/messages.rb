@@ -318,9 +318,12 @@ Loom::Bench.suite(:messages) do |s|
                 "\"OK\" (2 bytes). lockstep: the master waits for each reply before the next query (the seed's " \
                 "fiber and thread-per-worker masters); pipelined: it sends up to 1,000 queries to every worker " \
                 "before reading their replies (the seed's process and select masters streamed). Set-up (pipes, " \
-                "forks, threads, fibers, pools) is timed apart. The seed's variants talk over pipes; loom's pools " \
-                "over their own channel: pipes for processes, an in-process queue for threads and fibers, so " \
-                "their rows do less work per message: compare them with 'loom fibers over pipes' for the like-" \
+                "forks, threads, fibers, pools) is timed apart. What moves: the seed's variants and 'loom fibers " \
+                "over pipes' write and read bytes through pipes (4 syscalls per round trip); loom's process pool " \
+                "sends Marshal frames through pipes; loom's thread pool hands Ruby objects over a Thread::Queue " \
+                "(2 thread wake-ups per lockstep message) and loom's fiber pool hands them between fibers of one " \
+                "loop (an ask is a resume!/await_resume! hand-over, no syscall). The pools' rows therefore do less " \
+                "work per message than the seed's: compare them with 'loom fibers over pipes' for the like-" \
                 "for-like fiber figure. Under --quick: 2,000 round trips, the 10 and 100 worker rows " \
                 "(at most 50 workers). The seed ran 30 " \
                 "trials; --trials 30 reproduces that."
@@ -412,10 +415,16 @@ Loom::Bench.suite(:messages) do |s|
       teardown: ->(st) { suite.stop_loom_fibers(st) }
     }
   }
+  # What each pool's channel moves (docs/workers.md, "messages").
+  channel = {
+    fiber: "in memory: an ask hands the message to an idle pool fiber of the same loop (resume!/await_resume!)",
+    thread: "in memory: a Thread::Queue to the worker threads, the answer on the asking fiber's own queue",
+    process: "pipes: Marshal frames to and from each worker process, through a lane thread"
+  }
   pool_job = lambda { |worker, mode|
     job = mode == :lockstep ? "total.times { pool.ask(\"STATUS\") }" : "pool.map(Array.new(total, \"STATUS\"))"
     "pool = Loom::Pool.new(worker: #{worker.inspect}, size: n) { |q| q == \"STATUS\" ? \"OK\" : \"?\" }  " \
-      "# setup\n#{job}"
+      "# setup\n#{job}  # #{channel[worker]}"
   }
   variants["loom fiber pool"] = {
     library: "loom", estimate: 0.6, heavy: false,

@@ -68,10 +68,37 @@ module Loom
           @from_child, results = IO.pipe
           [requests, @to_child, @from_child, results].each(&:binmode)
           ProcessBackend.track(@to_child, @from_child)
-          @pid = Process.fork { run_child(requests, results) }
-          @alive = true
-          requests.close
-          results.close
+          fork_child(requests, results)
+        end
+      end
+
+      def fork_child(requests, results)
+        @pid = Process.fork { run_child(requests, results) }
+        @alive = true
+      rescue SystemCallError
+        close_pipes # a failed fork (EAGAIN, ENOMEM) leaves no pipe open
+        raise
+      ensure
+        requests.close
+        results.close
+      end
+
+      # A lazy lane's first fork, in its own thread: a failure (EAGAIN,
+      # ENOMEM) must fail the chunk's items, not end the thread and leave
+      # the map waiting.
+      def try_spawn
+        spawn
+        true
+      rescue SystemCallError => e
+        @fork_error = e
+        false
+      end
+
+      def cannot_fork(job, indices)
+        indices.each do |index|
+          item = job.items[index]
+          job.fail(index, WorkerDiedError.new("could not fork a worker process for item #{Error.describe(item)} " \
+                                              "(index #{index}): #{@fork_error.message}", item: item, index: index))
         end
       end
 
@@ -89,7 +116,7 @@ module Loom
         indices, payload = pack(chunk, job)
         return if indices.empty?
 
-        spawn unless @alive
+        return cannot_fork(job, indices) unless @alive || try_spawn
 
         return died(job, indices, 0, nil) unless send_work(payload)
 

@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "timeout"
+require "minitest/mock"
 
 # Lazy process backends (what Loom::Check uses) and background reaping:
 # workers fork with the first chunk, a second only when chunks wait; a
@@ -68,6 +69,28 @@ class ProcessLazyTest < Minitest::Test
     assert_reaped(pids)
   ensure
     [ready, signal].each(&:close)
+  end
+
+  def pipes
+    Dir.children("/proc/self/fd").count do |fd|
+      File.readlink("/proc/self/fd/#{fd}").start_with?("pipe:")
+    rescue SystemCallError
+      false
+    end
+  end
+
+  def test_a_fork_that_fails_fails_the_items_instead_of_hanging
+    open_pipes = pipes
+    backend = lazy { |x| x }
+    error = Process.stub(:fork, ->(*) { raise Errno::EAGAIN }) do
+      Timeout.timeout(20) { assert_raises(Loom::Workers::WorkerDiedError) { backend.map([1, 2]) } }
+    end
+    assert_match(/could not fork a worker process for item 1 .*Resource temporarily unavailable/, error.message)
+    assert_equal open_pipes, pipes, "the failed fork left no pipe open"
+    assert_equal [7], Timeout.timeout(20) { backend.map([7]) }, "the next chunk forks again"
+    pids = backend.worker_pids
+    backend.shutdown
+    assert_reaped(pids)
   end
 
   def test_shutdown_with_kill_reaps_in_the_background

@@ -48,9 +48,13 @@ module Loom
 
       class << self
         # @return [IOWatch] a registry of the chosen back end's class (this
-        #   very class is never instantiated)
+        #   very class is never instantiated); IO.select's in a Ractor other
+        #   than the main one, where nio4r's extension (not Ractor-safe) may
+        #   not run and the choice may not be memoized
         def new
-          equal?(IOWatch) ? backend.new : super
+          return super unless equal?(IOWatch)
+
+          Ractor.current.equal?(Ractor.main) ? backend.new : Selectors::SelectWatch.new
         end
 
         # The back end every new loop uses, chosen on first use from

@@ -164,6 +164,15 @@ class IOWatchChoiceTest < Minitest::Test
     assert_equal selectors::NIOWatch, watch.choose("nio4r") if selectors::NIOWatch.available?
   end
 
+  def test_a_loop_in_another_ractor_uses_io_select
+    experimental = Warning[:experimental]
+    Warning[:experimental] = false
+    ractor = Ractor.new { Loom.await_readable(IO.pipe[0], within: 0.001) || Loom::EventLoop.current.io.class.name }
+    assert_equal "Loom::EventLoop::Selectors::SelectWatch", ractor.take
+  ensure
+    Warning[:experimental] = experimental
+  end
+
   def test_an_unknown_selector_is_named_in_the_error
     error = assert_raises(Loom::EventLoop::IOWatch::SelectorError) { Loom::EventLoop::IOWatch.choose("kqueue") }
     assert_match(/"kqueue".*select.*nio4r/, error.message)

@@ -12,11 +12,13 @@ Loom::Bench.suite(:scheduler) do |s|
   s.description "Seconds for n turns (n = 20,000; 2,000 under --quick) between two fibers: sleep 0 in both, a " \
                 "Thread::Queue hand-off there and back, a 1-byte pipe round trip. loom runs them as concurrent " \
                 "procs under Loom.run, with its io_read/io_write hooks and without them (io_hooks: false: Ruby " \
-                "reads and writes itself and calls io_wait), async as tasks under Async { }."
+                "reads and writes itself and calls io_wait), async as tasks under Async { }. loom's IO readiness " \
+                "back end is its default (nio4r's epoll when it loads); the pipe round trip also runs on the " \
+                "IO.select fallback (selector: select)."
   s.kind :duration
   s.unit "seconds for n turns"
   s.trials 5
-  s.budget 40
+  s.budget 50
 
   rows = Loom::Bench::Suites::RowBuilder.new(s)
   code = Loom::Bench::Suites::TimedCode
@@ -52,11 +54,23 @@ Loom::Bench.suite(:scheduler) do |s|
     }
   }
 
+  # The IO readiness back end the loom rows use is the default (nio4r's
+  # epoll when it loads); this runner pins the IO.select fallback, for the
+  # pipe round trip only (docs/core.md, "Choosing the selector").
+  select_runner = lambda { |a, b|
+    "Thread.new do\n  # LOOM_SELECTOR=select\n  " \
+      "Loom::EventLoop::IOWatch.backend = Loom::EventLoop::Selectors::SelectWatch\n  Loom.run do\n    " \
+      "[Loom.concurrently { #{a} },\n     Loom.concurrently { #{b} }].each(&:await_result)\n  end\n" \
+      "ensure\n  Loom::EventLoop::IOWatch.backend = nil\nend.join"
+  }
+
   jobs.each do |job, spec|
-    runners.each do |runner, source|
+    job_runners = job == "pipe round trip" ? runners.merge("loom, selector: select" => select_runner) : runners
+    job_runners.each do |runner, source|
       library = runner.start_with?("loom") ? "loom" : "async"
       timed = "#{source.call(*spec[:bodies])}\n{ turns: n }"
-      label = runner.include?("io_hooks") ? "#{job} (io_hooks: false)" : job
+      label = { "loom, io_hooks: false" => "#{job} (io_hooks: false)",
+                "loom, selector: select" => "#{job} (selector: select)" }.fetch(runner, job)
       rows.row label, library: library, compare: job, requires: library == "async" ? ["async"] : [],
                       code: code.new(setup: spec[:setup], timed: timed, teardown: spec[:teardown])
     end

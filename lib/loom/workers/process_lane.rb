@@ -31,11 +31,13 @@ module Loom
       # to the reaper thread (see ProcessBackend.reap_later).
       # @return [void]
       def kill
-        @killed = true
-        return unless @alive
+        ProcessBackend.spawning do # so that no fork of this lane can follow (see #spawn)
+          @killed = true
+          next unless @alive
 
-        terminate
-        ProcessBackend.reap_later(@pid)
+          terminate
+          ProcessBackend.reap_later(@pid)
+        end
       end
 
       private
@@ -62,13 +64,17 @@ module Loom
       # Forks a worker with fresh pipes (at start, and to replace a dead one).
       # One fork at a time (ProcessBackend.spawning), the child-side ends
       # closed in the parent before the next fork.
+      # @return [Boolean] false when the pool was killed meanwhile (no fork then)
       def spawn
         ProcessBackend.spawning do
+          next false if @killed
+
           requests, @to_child = IO.pipe
           @from_child, results = IO.pipe
           [requests, @to_child, @from_child, results].each(&:binmode)
           ProcessBackend.track(@to_child, @from_child)
           fork_child(requests, results)
+          true
         end
       end
 
@@ -83,23 +89,31 @@ module Loom
         results.close
       end
 
-      # A lazy lane's first fork, in its own thread: a failure (EAGAIN,
-      # ENOMEM) must fail the chunk's items, not end the thread and leave
-      # the map waiting.
-      def try_spawn
-        spawn
-        true
+      # A lazy lane's first fork, in its own thread. A failed fork (EAGAIN,
+      # ENOMEM) must fail the chunk's items, not end the thread and leave the
+      # map waiting; after shutdown(kill: true) the lane forks no more.
+      # @return [Boolean] whether a worker now runs
+      def start_lazily(job, indices)
+        return true if spawn
+
+        fail_all(job, indices) { |what| CancelledError.new("the pool was shut down before #{what} ran") }
       rescue SystemCallError => e
-        @fork_error = e
-        false
+        fail_all(job, indices) do |what|
+          WorkerDiedError.new("could not fork a worker process for #{what}: #{e.message}")
+        end
       end
 
-      def cannot_fork(job, indices)
+      # Fails every index with the error the block makes from its description.
+      # @return [false]
+      def fail_all(job, indices)
         indices.each do |index|
           item = job.items[index]
-          job.fail(index, WorkerDiedError.new("could not fork a worker process for item #{Error.describe(item)} " \
-                                              "(index #{index}): #{@fork_error.message}", item: item, index: index))
+          error = yield("item #{Error.describe(item)} (index #{index})")
+          error.item = item
+          error.index = index
+          job.fail(index, error)
         end
+        false
       end
 
       def run_child(requests, results)
@@ -116,7 +130,7 @@ module Loom
         indices, payload = pack(chunk, job)
         return if indices.empty?
 
-        return cannot_fork(job, indices) unless @alive || try_spawn
+        return unless @alive || start_lazily(job, indices)
 
         return died(job, indices, 0, nil) unless send_work(payload)
 
@@ -251,14 +265,11 @@ module Loom
       def stop_worker
         return unless @alive
 
-        tell_to_stop unless @killed
-        reap
-      end
-
-      def tell_to_stop
-        Wire.write(@to_child, Wire::STOP)
+        Wire.write(@to_child, Wire::STOP) unless @killed
       rescue IOError, SystemCallError
         nil
+      ensure
+        reap if @alive
       end
 
       def close_pipes

@@ -152,6 +152,22 @@ class IOWatchNIOTest < Minitest::Test
   def setup
     skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
+
+  # Past SCAN_ALWAYS registrations, closed IOs are looked for at most every
+  # SCAN_INTERVAL: the sleep is cut short to it, so the waiter still wakes.
+  def test_closing_one_of_many_awaited_ios_wakes_its_waiter
+    result = on_backend do
+      pipes = Array.new(backend::SCAN_ALWAYS + 20) { IO.pipe }
+      waiters = pipes.map { |(reader, _)| Loom.concurrently { Loom.await_readable(reader, within: 3) } }
+      2.times { Loom.wait 0.005 } # sleeps, and scans: the next scan is SCAN_INTERVAL away
+      pipes[7][0].close
+      woken = waiters[7].await_result(within: 2)
+      waiters.each { |waiter| waiter.conclude_to(nil) unless waiter.concluded? }
+      pipes.flatten.each { |io| io.close unless io.closed? }
+      woken
+    end
+    assert_equal true, result
+  end
 end
 
 class IOWatchChoiceTest < Minitest::Test

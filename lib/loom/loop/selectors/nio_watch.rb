@@ -198,8 +198,8 @@ module Loom
         def selector_with(wake_io)
           return @selector if wake_io.equal?(@wake_io)
 
-          @selector.deregister(@wake_io) if @wake_io
-          @selector.register(wake_io, :r) # its monitor's value stays nil
+          selector.deregister(@wake_io) if @wake_io
+          selector.register(wake_io, :r) # its monitor's value stays nil
           @wake_io = wake_io
           @selector
         end

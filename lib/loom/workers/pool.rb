@@ -25,15 +25,25 @@ module Loom
     # @param worker [Symbol] :inline, :fiber, :thread, :process or :ractor
     # @param size [Integer, nil] number of workers; nil picks {.default_size}
     # @param item_timeout [Numeric, nil] seconds allowed per item
+    # @param lazy [Boolean] (:process only) fork each worker when work first
+    #   waits for it instead of all at start: short-lived pools fork once
     # @yieldparam item [Object] one item
     # @yieldreturn [Object] its result
-    # @raise [ArgumentError] on an unknown worker, a bad size or no block
+    # @raise [ArgumentError] on an unknown worker, a bad size, no block, or
+    #   `lazy: true` for a worker other than :process
     # @raise [Loom::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
-    def initialize(worker: :thread, size: nil, item_timeout: nil, &handler)
+    def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, &handler)
       Pool.validate!(worker, size, handler)
+      if lazy && worker != :process
+        raise ArgumentError,
+              "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
+      end
+
       @worker = worker
+      options = lazy ? { lazy: true } : {}
       @backend = Workers.const_get(BACKENDS.fetch(worker))
-                        .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout)
+                        .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout,
+                             **options)
       @asker = @backend.respond_to?(:ask) ? @backend : nil
       Workers.register(@backend)
       ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))

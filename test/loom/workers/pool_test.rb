@@ -158,4 +158,18 @@ class PoolTest < Minitest::Test
     assert_operator Loom::Pool.default_size(:thread), :>, 1
     assert_operator Loom::Pool.default_size(:fiber), :>, 1
   end
+
+  def test_lazy_process_pool_maps_in_child_processes
+    pool = Loom::Pool.new(worker: :process, size: 2, lazy: true) { |x| [x + 1, Process.pid] }
+    results = Timeout.timeout(20) { pool.map([1, 2, 3]) }
+    assert_equal [2, 3, 4], results.map(&:first)
+    refute_includes results.map(&:last), Process.pid
+  ensure
+    pool&.shutdown
+  end
+
+  def test_lazy_is_for_process_pools_only
+    error = assert_raises(ArgumentError) { Loom::Pool.new(worker: :thread, lazy: true) { |x| x } }
+    assert_match(/lazy: true is for worker: :process only.*:thread/, error.message)
+  end
 end

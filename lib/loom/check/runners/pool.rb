@@ -49,9 +49,9 @@ module Loom
           @backend = self.class.start(worker, size, handler)
         end
 
-        # The workers, without Loom::Pool's wrapper: Pool.new has no `lazy:`
-        # yet, and a check always shuts its workers down itself (registered
-        # for exit like a pool's, in case the program ends mid-check).
+        # The workers, without Loom::Pool's wrapper: a check always shuts its
+        # workers down itself, with `kill:` (registered for exit like a
+        # pool's, in case the program ends mid-check).
         # @api private
         # @return [Loom::Workers::Backend]
         def self.start(worker, size, handler)

@@ -2,32 +2,49 @@
 
 module Loom
   module Promises
-    # What a thread does before it parks on a pending promise: it passes the
-    # GVL ({Thread.pass}) a few times, re-checking the promise after each.
+    # An opt-in bounded spin before a thread parks on a pending promise:
+    # with {passes} > 0 it passes the GVL ({Thread.pass}) up to that many
+    # times, re-checking the promise after each. Off (0) by default.
     #
-    # Why: under the GVL, the thread that will fulfil the promise is often
-    # runnable already (woken by the very job the waiter just handed it) and
-    # only waiting for the GVL. Passing it over lets that thread run now, and
-    # the waiter finds the promise resolved when the GVL comes back: no
-    # futex sleep, no wake-up of a parked thread, no second GVL hand-over
-    # for the woken thread (the cost of a Thread::Queue hand-off). Measured
-    # in the `promises` bench suite, rows "Loom::Promise, threads, fresh" and
-    # "reuse": 2-3x faster than a Thread::Queue per job with the spin in a
-    # fresh process, on par without it (numbers in docs/promises.md).
+    # Why it can help: under the GVL the thread that will fulfil the promise
+    # is often runnable already (woken by the job the waiter just handed it)
+    # and only lacks the GVL. Passing it over lets that thread run now, and
+    # the waiter finds the promise resolved when the GVL comes back: no futex
+    # sleep and no wake-up of a parked thread.
     #
-    # Bounded: after {PASSES} turns the thread parks as before, so a promise
-    # resolved much later costs at most that many passes (each a
-    # sched_yield, ~1 µs, when no other thread wants the GVL). Fibers under
-    # a Fiber scheduler skip it: their scheduler runs the other fibers
-    # while they wait, and a pass would stall all of them.
+    # Why it is off: it pays only when the hand-overs stay on one core.
+    # Bench suite `promises`, rows "Loom::Promise, threads, fresh/reuse"
+    # (docs/promises.md): with one core effectively free (the process pinned,
+    # or the other core busy) 16 passes made the job 2-3x faster than a
+    # Thread::Queue per job; on a quiet 2-core machine every pass became a
+    # cross-core wake-up and the same job ran 1.7x *slower* (1 pass: 1.4x).
+    # Turn it on for processes limited to one CPU (e.g. a container with a
+    # 1-CPU quota) after measuring there.
+    #
+    # Fibers under a Fiber scheduler never spin: their scheduler runs the
+    # other fibers while they wait, and a pass would stall all of them.
     module Spinner
-      # Turns of the GVL before parking. 3 to 200 were all 2-4x faster than
-      # parking at once in A/B runs (docs/promises.md); more turns ride out
-      # a resolver the OS scheduled late, fewer waste less when the value is
-      # far off. 1.2 turns were used per promise in the bench suite.
-      PASSES = 16
+      @passes = 0
 
-      # Passes the GVL until the promise is resolved, {PASSES} times at most,
+      class << self
+        # @return [Integer] turns of the GVL a waiting thread takes before it parks (0: none)
+        attr_reader :passes
+
+        # @param count [Integer] turns of the GVL before parking; 0 turns the spin off
+        # @return [Integer] count
+        # @raise [ArgumentError] unless a non-negative Integer
+        # @example For a process that runs on one CPU
+        #   Loom::Promises::Spinner.passes = 16
+        def passes=(count)
+          unless count.is_a?(Integer) && !count.negative?
+            raise ArgumentError, "Spinner.passes must be an Integer >= 0 (0 turns the spin off), got #{count.inspect}"
+          end
+
+          @passes = count
+        end
+      end
+
+      # Passes the GVL until the promise is resolved, {passes} times at most,
       # and never past the deadline.
       # @param promise [Loom::Promise] the promise waited for
       # @param deadline [Float, nil] monotonic-clock seconds; nil for none
@@ -36,16 +53,22 @@ module Loom
       # @example
       #   Loom::Promises::Spinner.resolved?(Loom::Promise.fulfilled(1), nil) # => true
       def self.resolved?(promise, deadline)
-        return false if Fiber.scheduler && !Fiber.blocking?
+        passes = @passes
+        return !promise.pending? if passes.zero? || (Fiber.scheduler && !Fiber.blocking?)
 
-        passes = PASSES
         while promise.pending?
-          return false if (passes -= 1).negative? || (deadline && Waiting.now >= deadline)
+          return false if (passes -= 1).negative? || past?(deadline)
 
           Thread.pass
         end
         true
       end
+
+      # @return [Boolean] whether the deadline (if any) has passed
+      def self.past?(deadline)
+        deadline ? Waiting.now >= deadline : false
+      end
+      private_class_method :past?
     end
   end
 end

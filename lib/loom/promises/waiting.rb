@@ -8,9 +8,8 @@ module Loom
     #    suspends its evaluation with Loom.await_resume!, so the thread keeps
     #    running the other fibers;
     # 2. anything else (a plain thread, a fiber under another Fiber scheduler)
-    #    first passes the GVL a few times ({Spinner}: the resolver is often
-    #    runnable and only lacks the GVL), then parks its fiber's reusable
-    #    {Parker} (untimed) or {TimedParker}.
+    #    parks its fiber's reusable {Parker} (untimed) or {TimedParker}
+    #    (after an opt-in GVL spin, {Spinner}, off by default).
     #
     # In each case the waiter registers a "waker" (something answering
     # `resume!`) on the promise, sleeps, and re-checks the promise when woken:
@@ -54,8 +53,8 @@ module Loom
       private
 
       # Hot path of every waiter in the `promises` bench suite: one fiber-local
-      # lookup decides between the loop and a parker; a thread first gives the
-      # resolver a few turns of the GVL ({Spinner}) before it parks.
+      # lookup decides between the loop and a parker ({Spinner} is one ivar
+      # read while off).
       # @return [Boolean] whether the promise is resolved
       def await(timeout)
         if timeout

@@ -2,28 +2,46 @@
 
 require "test_helper"
 
-# The bounded GVL spin a thread does before it parks (Loom::Promises::Spinner).
+# The opt-in bounded GVL spin a thread does before it parks (Loom::Promises::Spinner).
 class PromiseSpinnerTest < Minitest::Test
   Spinner = Loom::Promises::Spinner
 
-  def test_a_resolved_promise_needs_no_spin
+  def setup
+    @passes = Spinner.passes
+  end
+
+  def teardown
+    Spinner.passes = @passes
+  end
+
+  def test_off_by_default_it_only_looks
+    assert_equal 0, Spinner.passes
     assert Spinner.resolved?(Loom::Promise.fulfilled(1), nil)
-    assert Spinner.resolved?(Loom::Promise.rejected(IOError), Loom::Promises::Waiting.now - 1)
+    refute Spinner.resolved?(Loom::Promise.new, nil)
   end
 
   def test_an_unresolved_promise_ends_the_spin_so_the_waiter_can_park
+    Spinner.passes = 16
     promise = Loom::Promise.new
     refute Spinner.resolved?(promise, nil)
     refute Spinner.resolved?(promise, Loom::Promises::Waiting.now - 1)
+    assert Spinner.resolved?(Loom::Promise.rejected(IOError), Loom::Promises::Waiting.now - 1)
     assert promise.pending?
   end
 
-  def test_a_promise_fulfilled_by_another_thread_during_the_spin_is_seen
-    promise = Loom::Promise.new
-    resolver = Thread.new { promise.fulfill(:passed) }
-    resolved = Spinner.resolved?(promise, nil)
-    assert !resolved || promise.fulfilled?, "the spin reported a pending promise as resolved"
+  def test_thread_waiters_get_their_values_with_the_spin_on
+    Spinner.passes = 16
+    jobs = Thread::Queue.new
+    resolver = Thread.new { 200.times { |i| jobs.pop.fulfill(i) } }
+    seen = Array.new(2) { Thread.new { Array.new(100) { (jobs << (p = Loom::Promise.new)) && p.value(10) } } }
+    values = seen.flat_map { |t| t.join(10)&.value }
     assert resolver.join(10)
-    assert_equal :passed, promise.value(10)
+    assert_equal (0...200).to_a, values.sort
+  end
+
+  def test_passes_must_be_a_non_negative_integer
+    error = assert_raises(ArgumentError) { Spinner.passes = -1 }
+    assert_match(/-1/, error.message)
+    assert_raises(ArgumentError) { Spinner.passes = 1.5 }
   end
 end

@@ -40,7 +40,11 @@ module Loom
         # Consecutive sweeps an idle, ready direction may leave untaken
         # tokens before it is disarmed: reporting it costs ~0.3 µs a sweep,
         # so 64 of them cost about what a disarm, a re-arm (two epoll_ctl)
-        # and the extra loop round of the next waiter cost.
+        # and the extra loop round of the next waiter cost. The limit is at
+        # least twice the registrations: IOs awaited in turn (bench
+        # wait_methods "await_readable": 100 ready pipes) see one sweep per
+        # IO while they warm up, and disarming them then kept every later
+        # await paying an arm, a sweep and a disarm (30k/s instead of 1M/s).
         DISARM_SWEEPS = 64
 
         # Up to this many registrations, every sleep scans them all (a few µs).
@@ -246,10 +250,15 @@ module Loom
           token = read ? reg.read_token : reg.write_token
           if token != @sweeps - 1 # a new run of untaken tokens starts
             read ? reg.read_since = @sweeps : reg.write_since = @sweeps
-          elsif @sweeps - (read ? reg.read_since : reg.write_since) >= DISARM_SWEEPS
+          elsif @sweeps - (read ? reg.read_since : reg.write_since) >= disarm_sweeps
             return disarm(reg, bit)
           end
           read ? reg.read_token = @sweeps : reg.write_token = @sweeps
+        end
+
+        def disarm_sweeps
+          twice = @regs.size * 2
+          twice > DISARM_SWEEPS ? twice : DISARM_SWEEPS
         end
 
         # A monitor a blocking wait found ready: wake, or disarm at once.

@@ -257,8 +257,7 @@ module Loom
         end
 
         def disarm_sweeps
-          twice = @regs.size * 2
-          twice > DISARM_SWEEPS ? twice : DISARM_SWEEPS
+          [@regs.size * 2, DISARM_SWEEPS].max
         end
 
         # A monitor a blocking wait found ready: wake, or disarm at once.

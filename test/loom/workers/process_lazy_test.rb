@@ -92,13 +92,17 @@ class ProcessLazyTest < Minitest::Test
   end
 
   def test_a_fork_that_fails_fails_the_items_instead_of_hanging
+    # Pipes of earlier tests' pools close when the reaper finishes and GC
+    # collects their IOs: settle both first, and count only what this test adds.
+    Backend.drain_reaper(10)
+    GC.start
     open_pipes = pipes
     backend = lazy { |x| x }
     error = Process.stub(:fork, ->(*) { raise Errno::EAGAIN }) do
       Timeout.timeout(20) { assert_raises(Loom::Workers::WorkerDiedError) { backend.map([1, 2]) } }
     end
     assert_match(/could not fork a worker process for item 1 .*Resource temporarily unavailable/, error.message)
-    assert_equal open_pipes, pipes, "the failed fork left no pipe open"
+    assert_operator pipes, :<=, open_pipes, "the failed fork left no pipe open"
     assert_equal [7], Timeout.timeout(20) { backend.map([7]) }, "the next chunk forks again"
     pids = backend.worker_pids
     backend.shutdown

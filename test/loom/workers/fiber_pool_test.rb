@@ -6,14 +6,7 @@ require "timeout"
 # The fiber pool's direct ask (a fiber of the pool's own loop hands the
 # message to an idle pool fiber, no queue, job or promise) and its fall-backs.
 class FiberPoolTest < Minitest::Test
-  # Loom.run on a fresh thread: the main thread's loop may hold other tests' leftovers.
-  def in_loom_run(&block)
-    runner = Thread.new { Loom.run(&block) }
-    runner.join(10) or flunk "Loom.run did not finish within 10 s"
-    runner.value
-  ensure
-    runner&.kill
-  end
+  include InLoomRun
 
   def with_run_pool(handler, size: 2, **options)
     in_loom_run do

@@ -5,6 +5,8 @@ require "timeout"
 
 # The API every backend shares: map in order, submit, ask, errors, timeouts.
 class PoolTest < Minitest::Test
+  include InLoomRun
+
   IN_PROCESS = %i[inline thread fiber].freeze
   ALL = %i[inline thread fiber process].freeze
 
@@ -106,15 +108,6 @@ class PoolTest < Minitest::Test
     ensure
       opener&.kill
     end
-  end
-
-  # Loom.run on a fresh thread: the main thread's loop may hold other tests' leftovers.
-  def in_loom_run(&block)
-    runner = Thread.new { Loom.run(&block) }
-    runner.join(10) or flunk "Loom.run did not finish within 10 s"
-    runner.value
-  ensure
-    runner&.kill
   end
 
   def test_fiber_pool_from_inside_loom_run

@@ -30,11 +30,7 @@ module Loom
       module WaitLogging
         # @return [Object] the resume value
         def __await__(within, timeout_result)
-          fiber = Fiber.current
-          Debug.log_event("'-> SUSPEND", fiber, caller)
-          super
-        ensure
-          Debug.log_event(".--- RESUME", fiber, caller)
+          Debug.log_suspension(caller) { super }
         end
 
         # A zero wait suspends without #__await__ (inlined for speed), so it
@@ -43,13 +39,7 @@ module Loom
         def __wait__(seconds)
           return super if seconds.positive?
 
-          begin
-            fiber = Fiber.current
-            Debug.log_event("'-> SUSPEND", fiber, caller)
-            super
-          ensure
-            Debug.log_event(".--- RESUME", fiber, caller)
-          end
+          Debug.log_suspension(caller) { super }
         end
       end
 
@@ -90,6 +80,17 @@ module Loom
 
           location = locations ? locations.find { |line| wanted?(line) } : @fibers.delete(fiber.__id__)
           @logger.debug "#{label} #{fiber.__id__.to_s(36)} #{location}" if location
+        end
+
+        # Logs SUSPEND, runs the wait, and logs RESUME however it ends.
+        # @param locations [Array<String>] the waiting method's stack
+        # @return [Object] the block's value
+        def log_suspension(locations)
+          fiber = Fiber.current
+          log_event("'-> SUSPEND", fiber, locations)
+          yield
+        ensure
+          log_event(".--- RESUME", fiber, locations)
         end
 
         private

@@ -135,11 +135,26 @@ module Loom
       def run_item(job, index)
         job.complete(index, call_handler(job.items[index], index))
       rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the item's
-        if e.is_a?(Error) && e.index.nil?
-          e.index = index
-          e.item = job.items[index]
+        job.fail(index, name_item(e, index, job.items[index]))
+      end
+
+      # A loom error raised for an item (its timeout, ...) that does not name
+      # the item yet is given its index and item, as the block's own errors are.
+      # @return [Exception] error
+      def name_item(error, index, item)
+        if error.is_a?(Error) && error.index.nil?
+          error.index = index
+          error.item = item
         end
-        job.fail(index, e)
+        error
+      end
+
+      # An ask answered the general way: a submitted item and its promise
+      # (what the fiber and thread pools fall back on).
+      def ask_by_promise(message, timeout)
+        promise = Workers.new_promise
+        submit(message, promise)
+        promise.value!(timeout)
       end
 
       def call_handler(item, index)

@@ -50,9 +50,7 @@ module Loom
           return hand_over(worker, message)
         end
 
-        promise = Workers.new_promise
-        submit(message, promise)
-        promise.value!(timeout)
+        ask_by_promise(message, timeout)
       end
 
       private
@@ -127,11 +125,7 @@ module Loom
 
       # What a job would make of the block's error (Backend#run_item, Job#value!).
       def failed(error, message)
-        if error.is_a?(Error) && error.index.nil?
-          error.index = 0
-          error.item = message
-        end
-        Job.decorate(error, [nil], 0, message)
+        Job.decorate(name_item(error, 0, message), [nil], 0, message)
       end
 
       # A caller interrupted while it waits (Timeout, cancelled) withdraws,

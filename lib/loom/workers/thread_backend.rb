@@ -45,7 +45,7 @@ module Loom
       # @raise [Exception] the block's error, with #item, #index and #results
       # @raise [Error] when the pool is shut down
       def ask(message, timeout = nil)
-        return submit_and_wait(message, timeout) if timeout
+        return ask_by_promise(message, timeout) if timeout
 
         ensure_running!
         asker = Asker.current
@@ -82,12 +82,6 @@ module Loom
         Asker.abandon unless answered
       end
 
-      def submit_and_wait(message, timeout)
-        promise = Workers.new_promise
-        submit(message, promise)
-        promise.value!(timeout)
-      end
-
       # A worker thread's loop: chunks and askers until the queue is closed.
       def serve(queue)
         while (task = queue.pop)
@@ -100,11 +94,7 @@ module Loom
         asker << begin
           call_handler(message, 0)
         rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the asker's
-          if e.is_a?(Error) && e.index.nil?
-            e.index = 0
-            e.item = message
-          end
-          Asker::Failure.new(e)
+          Asker::Failure.new(name_item(e, 0, message))
         end
       end
 

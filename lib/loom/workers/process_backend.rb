@@ -104,68 +104,6 @@ module Loom
         end
       end
 
-      # Reaps killed workers on a thread that runs only while there are some
-      # (no thread sleeps forever in a program that used a pool once).
-      class Reaper
-        # @return [Integer] the process this reaper belongs to
-        attr_reader :owner
-
-        def initialize
-          @owner = Process.pid
-          @pids = []
-          @lock = Mutex.new
-          @idle = ConditionVariable.new
-          @running = false
-        end
-
-        # @param pid [Integer] a worker that was killed or told to stop
-        # @return [void]
-        def push(pid)
-          @lock.synchronize do
-            @pids << pid
-            next if @running
-
-            @running = true
-            Thread.new { run }.name = "loom-reaper"
-          end
-        end
-
-        # @param limit [Numeric] seconds
-        # @return [Boolean] true once every pushed worker is reaped
-        def drain(limit)
-          deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
-          @lock.synchronize do
-            while @running
-              left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-              return false unless left.positive?
-
-              @idle.wait(@lock, left)
-            end
-          end
-          true
-        end
-
-        private
-
-        def run
-          while (pid = next_pid)
-            ProcessBackend.reap(pid)
-          end
-        end
-
-        # The next pid to reap, or nil (and the thread ends) when none is left.
-        def next_pid
-          @lock.synchronize do
-            pid = @pids.shift
-            unless pid
-              @running = false
-              @idle.broadcast
-            end
-            pid
-          end
-        end
-      end
-
       # @param size [Integer]
       # @param handler [#call]
       # @param item_timeout [Numeric, nil]
@@ -291,3 +229,5 @@ module Loom
     end
   end
 end
+
+require_relative "process_backend/reaper"

@@ -3,8 +3,8 @@
 module Loom
   module Check
     module Runners
-      # Runs cases on one persistent set of workers for the whole check (a
-      # Loom::Pool backend), the property's block as their handler (a process
+      # Runs cases on one persistent Loom::Pool for the whole check (lazy for
+      # processes), the property's block as the pool's handler (a process
       # worker's handler is fixed at fork time, hence one pool per check).
       #
       # Cases go out in chunks, at most two per worker in flight, and are
@@ -46,20 +46,7 @@ module Loom
           @size = size
           @limit = size * IN_FLIGHT
           @per_run = nil # seconds of a typical run, as the latest chunk reported (round trips excluded)
-          @backend = self.class.start(worker, size, handler)
-        end
-
-        # The workers, without Loom::Pool's wrapper: a check always shuts its
-        # workers down itself, with `kill:` (registered for exit like a
-        # pool's, in case the program ends mid-check).
-        # @api private
-        # @return [Loom::Workers::Backend]
-        def self.start(worker, size, handler)
-          backend_class = Loom::Workers.const_get(Loom::Pool::BACKENDS.fetch(worker))
-          options = worker == :process ? { lazy: true } : {}
-          backend = backend_class.new(size: size, handler: handler, **options)
-          Loom::Workers.register(backend)
-          backend
+          @pool = Loom::Pool.new(worker: worker, size: size, lazy: worker == :process, &handler)
         end
 
         # @return [Integer] how many shrink candidates to hand over per call
@@ -93,10 +80,7 @@ module Loom
         #
         # @param abort [Boolean] true when the check raised (timeout, harness error): stop every backend at once
         # @return [void]
-        def close(abort: false)
-          @backend.shutdown(kill: abort || !@token)
-          Loom::Workers.unregister(@backend)
-        end
+        def close(abort: false) = @pool.shutdown(kill: abort || !@token)
 
         private
 
@@ -104,17 +88,11 @@ module Loom
           generation = @token ? @token[0] : 0
           in_flight = []
           until chunks.empty? && in_flight.empty?
-            in_flight << submit([generation, chunks.shift]) while in_flight.size < @limit && chunks.any?
+            in_flight << @pool.submit([generation, chunks.shift]) while in_flight.size < @limit && chunks.any?
             failure = await(in_flight.shift, deadline)
             return cancel(failure) if failure
           end
           nil
-        end
-
-        def submit(item)
-          promise = Loom::Workers.new_promise
-          @backend.submit(item, promise)
-          promise
         end
 
         # Chunking never changes a result (the lowest index wins), only the

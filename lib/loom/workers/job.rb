@@ -43,6 +43,16 @@ module Loom
         report(false) { @results[index] = value }
       end
 
+      # Counts `count` items as completed whose results the reporting worker
+      # has already written into {#results} (one worker owns each index, and
+      # it writes only while the job is unfinished): one lock per run of
+      # items instead of one per item (Backend#run_chunk).
+      # @param count [Integer]
+      # @return [void]
+      def completed(count)
+        report(false, count) { nil } if count.positive?
+      end
+
       # Records item index's error; under fail_fast this finishes the job.
       # @param index [Integer]
       # @param error [Exception]
@@ -99,11 +109,11 @@ module Loom
 
       private
 
-      def report(stop)
+      def report(stop, count = 1)
         finish_now = @mutex.synchronize do
           return if @finished
 
-          @pending -= 1
+          @pending -= count
           yield
           stop || @pending.zero?
         end

@@ -1,7 +1,10 @@
 # frozen_string_literal: true
 
+require_relative "runners/chunking"
+require_relative "runners/window"
 require_relative "runners/inline"
 require_relative "runners/pool"
+require_relative "runners/ractor_chunks"
 require_relative "runners/fork_per_batch"
 
 module Loom
@@ -12,11 +15,15 @@ module Loom
     module Runners
       # @param property [Property]
       # @param options [Options]
-      # @return [Inline, Pool, ForkPerBatch]
+      # @return [Inline, Pool, RactorChunks, ForkPerBatch]
       def self.for(property, options)
         case options.worker
         when :inline then Inline.new(property)
         when :fork_per_batch then ForkPerBatch.new(property, size: options.size)
+        when :ractor
+          return RactorChunks.new(property, size: options.size) if RactorChunks.usable?(options)
+
+          Pool.new(property, worker: :ractor, size: options.size)
         else Pool.new(property, worker: options.worker, size: options.size)
         end
       end

@@ -21,7 +21,7 @@ module Loom
         end
 
         # @return [Integer] how many shrink candidates to hand over per call
-        def batch_size = @size * Pool::BATCH_PER_WORKER
+        def batch_size = @size * Chunking::BATCH_PER_WORKER
 
         # @param cases [Array<(Integer, Object)>]
         # @param _deadline [Float, nil] ignored

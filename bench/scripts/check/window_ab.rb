@@ -1,0 +1,133 @@
+# In-process A/B of the check runner's dispatch, with pbt 0.7's ractor worker and loom inline, interleaved in
+# random order: "old" (a Loom::Pool, probe, then equal chunks awaited in index order: the code before the
+# Window), "pool" (a Loom::Pool with the Window: chunks taken back as they finish, shrinking chunks) and
+# "chunks" (what worker: :ractor now runs, RactorChunks: a ractor per chunk, Window and shrinking chunks) and
+# "wide" (RactorChunks with 4 ractors alive per worker instead of 2; not shipped).
+# One of the `checks` suite's cases (CASE=cpu_bound, the default; simple, io_bound, failure_simple), 2 workers
+# (WORKER=ractor, the default, or process). Wall and CPU (this process only), minor page faults and GCs per check.
+# usage: bundle exec ruby -Ilib bench/scripts/check/window_ab.rb [trials]
+require "loom"
+require "loom/check"
+require "loom/bench"
+require "pbt"
+load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
+S = Loom::Bench::ChecksSuite
+S.write_text
+def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+def faults = File.read("/proc/self/stat").split[9].to_i # minor page faults of this process
+Warning[:experimental] = false
+
+# The runner before this change, rebuilt as a subclass.
+class OldPool < Loom::Check::Runners::Pool
+  def first_failure(cases, deadline)
+    unless @probed || cases.size <= PROBE
+      @probed = true
+      failure = run_chunks(cases.first(PROBE).each_slice((PROBE.to_f / @size).ceil).to_a, deadline)
+      return failure if failure
+
+      cases = cases.drop(PROBE)
+    end
+    run_chunks(cases.each_slice(old_chunk_size(cases.size)).to_a, deadline)
+  end
+
+  private
+
+  def run_chunks(chunks, _deadline)
+    generation = @token ? @token[0] : 0
+    in_flight = []
+    until chunks.empty? && in_flight.empty?
+      in_flight << @pool.submit([generation, chunks.shift]) while in_flight.size < @limit && chunks.any?
+      failure, per_run = in_flight.shift.value!
+      learn(per_run)
+      return cancel(failure) if failure
+    end
+    nil
+  end
+
+  def old_chunk_size(count)
+    even = (count.to_f / @limit).ceil
+    return even unless @per_run
+
+    [even, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max
+  end
+end
+# RactorChunks with 4 ractors alive per worker instead of 2 (IN_FLIGHT): more runnable threads, a larger share
+# of a loaded machine's CPU (Pbt starts all 100 at once).
+class WideChunks < Loom::Check::Runners::RactorChunks
+  def initialize(...)
+    super
+    @limit = @size * 4
+  end
+end
+$variant = :chunks
+Loom::Check::Runners.singleton_class.prepend(Module.new do
+  def for(property, options)
+    return super unless %i[ractor process].include?(options.worker)
+    return OldPool.new(property, worker: options.worker, size: options.size) if $variant == :old
+    return Loom::Check::Runners::Pool.new(property, worker: options.worker, size: options.size) if $variant == :pool
+    return WideChunks.new(property, size: options.size) if $variant == :wide && options.worker == :ractor
+
+    super
+  end
+end)
+
+kase = ENV.fetch("CASE", "cpu_bound")
+worker = ENV.fetch("WORKER", "ractor").to_sym
+LOOM_PROPS = {
+  "simple" => -> { Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.simple(x) } },
+  "cpu_bound" => lambda {
+    Loom::Check.property(Loom::Check.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
+  },
+  "io_bound" => -> { Loom::Check.property(Loom::Check.ascii_string) { |s| Loom::Bench::ChecksSuite.io_bound(s) } },
+  "failure_simple" => -> { Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) } }
+}.freeze
+PBT_PROPS = {
+  "simple" => -> { Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.simple(x) } },
+  "cpu_bound" => -> { Pbt.property(Pbt.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) } },
+  "io_bound" => -> { Pbt.property(Pbt.ascii_string) { |s| Loom::Bench::ChecksSuite.io_bound(s) } },
+  "failure_simple" => -> { Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.failure(x) } }
+}.freeze
+loom_check = lambda do |on|
+  Loom::Check.assert(LOOM_PROPS.fetch(kase).call, worker: on, seed: S::SEED)
+rescue Loom::Check::Failure => e
+  raise unless kase == "failure_simple" && e.result.counterexample == 101
+end
+RUNS = {
+  old: -> { $variant = :old; loom_check.call(worker) },
+  pool: -> { $variant = :pool; loom_check.call(worker) },
+  chunks: -> { $variant = :chunks; loom_check.call(worker) },
+  wide: -> { $variant = :wide; loom_check.call(worker) },
+  inline: -> { loom_check.call(:inline) },
+  pbt: lambda do
+    Pbt.assert(worker: :ractor, seed: S::SEED, num_runs: 100) { PBT_PROPS.fetch(kase).call }
+  rescue Pbt::PropertyFailure
+    raise unless kase == "failure_simple"
+  end
+}
+trials = (ARGV[0] || 9).to_i
+RUNS.each_value(&:call)
+load0 = File.read("/proc/loadavg").split.first(3).join(" ")
+res = Hash.new { |h, k| h[k] = [] }
+trials.times do
+  RUNS.keys.shuffle.each do |n|
+    t = now
+    c = cpu
+    f = faults
+    g = GC.count
+    RUNS[n].call
+    res[n] << [(now - t) * 1e3, (cpu - c) * 1e3, faults - f, GC.count - g]
+    Loom::Workers::ProcessBackend.drain_reaper if worker == :process
+  end
+end
+med = ->(v) { s = v.sort; format("%.1f [%.1f–%.1f]", s[s.size / 2], s.first, s.last) }
+printf("%s on %s, %d trials, load %s -> %s\n", kase, worker, trials, load0,
+       File.read("/proc/loadavg").split.first(3).join(" "))
+res.each do |n, v|
+  printf("%-7s wall %s ms  cpu %s ms (process only)  faults %s  GCs %s\n", n, med.(v.map { _1[0] }),
+         med.(v.map { _1[1] }), med.(v.map { _1[2] }), med.(v.map { _1[3] }))
+end
+wall = res.transform_values { |v| v.map(&:first).sort[v.size / 2] }
+%i[old pool chunks wide].each do |v|
+  printf("%-7s inline/%s %.2fx  pbt/%s %.2fx\n", v, v, wall[:inline] / wall[v], v, wall[:pbt] / wall[v])
+end

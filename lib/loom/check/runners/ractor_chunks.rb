@@ -1,0 +1,125 @@
+# frozen_string_literal: true
+
+module Loom
+  module Check
+    module Runners
+      # worker: :ractor. Each chunk of cases runs in a ractor of its own, as
+      # Pbt's ractor worker runs each value in one, with IN_FLIGHT ractors per
+      # worker alive at a time; the driver takes whichever ractor ends first
+      # (Ractor.select) and starts the next.
+      #
+      # Why not a Loom::Pool of ractors: a pooled chunk crosses four threads
+      # of the main ractor (driver, lane, collector, lane again) and every
+      # crossing wakes a thread, which on a loaded machine waits for a core;
+      # and the pool's start and shutdown (lane threads, the collector, the
+      # stop handshake) cost ~2 ms per check. Here the driver is the only
+      # thread, woken once per chunk, and there is nothing to shut down: a
+      # ractor ends with its chunk. `bench/scripts/check/window_ab.rb` has
+      # the A/B and docs/check.md the figures.
+      #
+      # Ractors cannot be killed: the chunks behind a failure run to their
+      # end, unawaited, as a pool's would. The pool runner is used instead
+      # when {.usable?} says no.
+      class RactorChunks
+        include Chunking
+
+        # Name of the thread with which a Loom ractor pool receives its
+        # workers' messages (Loom::Workers::RactorCollector).
+        COLLECTOR = "loom-ractor-collector"
+        @warned = nil
+
+        # Whether a check can run on its own ractors. Not with `timeout:`
+        # (Ractor.select cannot time out; the pool runner can), nor while a
+        # Loom ractor pool's collector waits in Ractor.receive: on Ruby 3.1 a
+        # thread taking from ractors while another thread of the main ractor
+        # receives can miss its value (the wait state is per ractor).
+        #
+        # @param options [Options]
+        # @return [Boolean]
+        def self.usable?(options)
+          options.timeout.nil? && Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
+        end
+
+        # Ruby's experimental-feature warning, said once per process in loom's words.
+        # @return [void]
+        def self.warn_once
+          return if @warned == Process.pid
+
+          @warned = Process.pid
+          warn "loom: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
+               "can crash the whole process. Prefer worker: :process for production.", category: :experimental
+        end
+
+        # @param property [Property]
+        # @param size [Integer] workers
+        # @raise [NotIsolatableError] when the block cannot be isolated
+        def initialize(property, size:)
+          predicate = Isolation.shareable(property.predicate)
+          @handler = Ractor.make_shareable(Handler.build(predicate, property.mode))
+          @size = size
+          start_chunking
+        end
+
+        # @param cases [Array<(Integer, Object)>] [index, args] in index order
+        # @param _deadline [Float, nil] always nil ({.usable?})
+        # @return [(Integer, Exception), nil] the lowest-index failure
+        # @raise [Loom::Workers::UnmarshalableError] when a value cannot be copied into a ractor
+        # @raise [HarnessError] when a ractor ends by an error of its own (not the property's)
+        def first_failure(cases, _deadline)
+          window = Window.new
+          running = {} # ractor => chunk number
+          sent = 0
+          loop do
+            sent = fill(window, running, cases, sent)
+            return nil if running.empty?
+
+            ractor, (failure, per_run) = take(running)
+            window.close
+            learn(per_run)
+            window.settle(running.delete(ractor), failure)
+            return window.decided if window.decided
+          end
+        end
+
+        # @param abort [Boolean] unused: every ractor ends with its chunk
+        # @return [void]
+        def close(abort: false); end
+
+        private
+
+        def fill(window, running, cases, sent)
+          while window.in_flight < @limit && sent < cases.size && !window.failed?
+            size = chunk_size(cases.size - sent, window.in_flight)
+            break unless size
+
+            running[start(cases[sent, size])] = window.open
+            sent += size
+          end
+          sent
+        end
+
+        def start(chunk)
+          RactorChunks.warn_once
+          experimental = Warning[:experimental]
+          Warning[:experimental] = false
+          Ractor.new(@handler, chunk, name: "loom-check") { |handler, batch| handler.call([0, batch]) }
+        rescue TypeError, Ractor::Error => e
+          raise Loom::Workers::UnmarshalableError.new("a value of the runs at indices #{chunk.first[0]}.." \
+                                                      "#{chunk.last[0]} cannot be copied into a ractor: " \
+                                                      "#{e.message}; generate plain data or use worker: :process",
+                                                      item: chunk.first[1], index: chunk.first[0])
+        ensure
+          Warning[:experimental] = experimental
+        end
+
+        def take(running)
+          Ractor.select(*running.keys)
+        rescue Ractor::Error => e
+          cause = e.cause || e
+          raise HarnessError, "a check's ractor ended by #{cause.class}: #{cause.message} " \
+                              "(an error of the machinery, not of the property)"
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,88 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "loom/check"
+require "timeout"
+
+# The pool runners' dispatch: chunks taken back in any order, the lowest
+# failure decided only once every chunk before it is back, and which runner
+# worker: :ractor gets.
+class CheckRunnersTest < Minitest::Test
+  C = Loom::Check
+  Runners = Loom::Check::Runners
+  LIMIT = 30
+  IDENTITY = nil.instance_exec { Ractor.make_shareable(proc { |x| x }) }
+
+  def options(**given) = Loom::Check::Options.parse({ worker: :ractor, size: 2 }.merge(given))
+
+  def test_a_later_chunk_failing_first_is_not_decided_until_the_earlier_ones_are_back
+    window = Runners::Window.new
+    3.times { window.open }
+    window.close
+    window.settle(2, [40, :late])
+    assert_predicate window, :failed?
+    assert_nil window.decided
+    window.close
+    window.settle(0, nil)
+    assert_nil window.decided
+    window.close
+    window.settle(1, [20, :early])
+    assert_equal [20, :early], window.decided
+    assert_equal 0, window.in_flight
+  end
+
+  def test_chunks_come_back_in_the_order_they_finish
+    window = Runners::Window.new
+    first = Loom::Promise.new
+    second = Loom::Promise.new
+    window.watch(first)
+    window.watch(second)
+    second.fulfill([nil, 0.001])
+    number, promise = Timeout.timeout(LIMIT) { window.take(nil) }
+    assert_equal 1, number
+    assert_same second, promise
+    assert_equal 1, window.in_flight
+  end
+
+  def test_take_gives_up_at_the_deadline
+    window = Runners::Window.new
+    window.watch(Loom::Promise.new)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 0.05
+    assert_raises(Loom::Check::TimeoutError) { Timeout.timeout(LIMIT) { window.take(deadline) } }
+  end
+
+  def test_ractor_checks_run_a_ractor_per_chunk_unless_a_timeout_is_asked
+    prop = C.property(C.nat) { |n| n >= 0 }
+    runner = Runners.for(prop, options)
+    assert_instance_of Runners::RactorChunks, runner
+    assert_instance_of Runners::Pool, Runners.for(prop, options(timeout: 5)).tap(&:close)
+  ensure
+    runner&.close
+  end
+
+  def test_a_ractor_check_beside_a_running_ractor_pool_uses_the_pool_runner
+    pool = Loom::Pool.new(worker: :ractor, size: 1, &IDENTITY)
+    assert_equal 1, Timeout.timeout(LIMIT) { pool.map([1]) }.first
+    prop = C.property(C.nat) { |n| n >= 0 }
+    runner = Runners.for(prop, options)
+    assert_instance_of Runners::Pool, runner
+    assert_predicate Timeout.timeout(LIMIT) { C.check(prop, worker: :ractor, size: 2, seed: 1) }, :passed?
+  ensure
+    runner&.close
+    pool&.shutdown
+  end
+
+  def test_the_lowest_failing_index_wins_when_many_chunks_fail
+    prop = C.property(C.integer(min: 0, max: 1000)) { |n| n < 300 }
+    expected = C.check(prop, seed: 9, max_shrinks: 0)
+    result = Timeout.timeout(LIMIT) { C.check(prop, seed: 9, max_shrinks: 0, worker: :ractor, size: 2) }
+    assert_equal [expected.runs, expected.original], [result.runs, result.original]
+  end
+
+  def test_a_value_a_ractor_cannot_take_is_a_harness_error
+    prop = C.property(C.constant(proc { 1 })) { |_| true }
+    assert_raises(Loom::Workers::UnmarshalableError) do
+      Timeout.timeout(LIMIT) { C.check(prop, seed: 1, worker: :ractor, size: 2) }
+    end
+  end
+end

@@ -54,14 +54,16 @@ class ThreadPoolTest < Minitest::Test
 
   # The map's fast path writes results in runs and counts each run once:
   # falsy results, errors ending runs mid-chunk and many chunks all add up.
+  RUN_HANDLER = ->(x) { (x % 97).zero? ? raise(ArgumentError, "bad #{x}") : (x.even? && nil) }
+  RUN_ITEMS = (1..5_000).to_a.freeze
+
   def test_map_counts_runs_of_items_between_errors
-    handler = ->(x) { (x % 97).zero? ? raise(ArgumentError, "bad #{x}") : (x.even? && nil) }
-    error = with_pool(handler, size: 3) do |pool|
-      assert_raises(Loom::Workers::Errors) { pool.map((1..5_000).to_a, fail_fast: false) }
+    error = with_pool(RUN_HANDLER, size: 3) do |pool|
+      assert_raises(Loom::Workers::Errors) { pool.map(RUN_ITEMS, fail_fast: false) }
     end
-    bad = (1..5_000).select { |x| (x % 97).zero? }
-    assert_equal(bad.map { |x| x - 1 }, error.errors.keys.sort)
-    assert_equal((1..5_000).map { |x| (x % 97).zero? || x.even? ? nil : false }, error.results)
+    bad = RUN_ITEMS.select { |x| (x % 97).zero? }
+    assert_equal(bad.map(&:pred), error.errors.keys.sort)
+    assert_equal(RUN_ITEMS.map { |x| x.odd? && !bad.include?(x) ? false : nil }, error.results)
   end
 
   def test_kill_cancels_a_queued_ask

@@ -1,7 +1,7 @@
 # usage: bundle exec ruby bench/scripts/core/core_bench.rb loom|concurrently
 lib = ARGV[0]
 if lib == "loom"
-  $LOAD_PATH.unshift File.expand_path("../../../lib", __dir__)
+  $LOAD_PATH.unshift ENV["LIB"] || ENV["LIB"] || File.expand_path("../../../lib", __dir__)
   require "loom/procs"
   def cproc(&b) = Loom.concurrent_proc(&b)
   def wait(s) = Loom.wait(s)

@@ -43,6 +43,16 @@ module Loom
         end
       end
 
+      # Sends every wait of a proc through its evaluation, where
+      # {WaitLogging} sees it (a call_and_forget run's zero wait otherwise
+      # skips the evaluation, see Loom::Proc::Worker#__wait__).
+      module WorkerWaits
+        # @return [Object] the resume value
+        def __wait__(seconds)
+          __evaluation__.__wait__(seconds)
+        end
+      end
+
       @fibers = {}
       @logger = nil
       @filter = false
@@ -60,6 +70,7 @@ module Loom
           @filter = filter
           Loom::Proc.prepend(ProcLogging) unless Loom::Proc <= ProcLogging
           Loom::Proc::Evaluation.prepend(WaitLogging) unless Loom::Proc::Evaluation <= WaitLogging
+          Loom::Proc::Worker.prepend(WorkerWaits) unless Loom::Proc::Worker <= WorkerWaits
           true
         end
 

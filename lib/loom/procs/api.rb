@@ -34,7 +34,9 @@ module Loom
     # @example
     #   Loom.wait 0.01 # => true
     def wait(seconds)
-      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__.__wait__(seconds)
+      # The fiber's context waits, not its evaluation: a proc worker waits 0
+      # without making one when nobody can see it (Proc::Worker#__wait__).
+      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__wait__(seconds)
     rescue NoMethodError
       # Checked here, after the fact, to keep the hot path (bench wait_methods
       # "wait 0") free of a type test: a rescue clause costs nothing until raised.

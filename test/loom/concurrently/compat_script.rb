@@ -148,6 +148,14 @@ check("debug") do
   end.await_result
   out.string.scan(/BEGIN|SUSPEND|RESUME|END/)
 end
+check("debug call_and_forget") do
+  out = StringIO.new
+  Concurrently::Debug.enable Logger.new(out)
+  concurrent_proc { wait 0 }.call_and_forget
+  wait 0
+  wait 0
+  out.string.scan(/BEGIN|SUSPEND|RESUME|END/)
+end
 check("interrupt keeps loop") do
   later = concurrently { :later }
   concurrently { raise Interrupt }

@@ -38,6 +38,7 @@ class ConcurrentlyCompatTest < Minitest::Test
     "reinitialize!" => "nil",
     "lifetime" => "true",
     "debug" => '["BEGIN", "SUSPEND", "RESUME", "END"]',
+    "debug call_and_forget" => '["BEGIN", "SUSPEND", "RESUME", "END"]',
     "interrupt keeps loop" => ":later",
     "nothing to wait for" => "raised Loom::EventLoop::DeadlockError: Infinitely running event loop detected: " \
                              "There are no evaluations scheduled and no IOs to await. Nothing can resume the " \

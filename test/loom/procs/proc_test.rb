@@ -45,6 +45,47 @@ class ProcTest < Minitest::Test
     assert_equal [7], ran
   end
 
+  # A call_and_forget run waits 0 without an evaluation (Worker#__wait__):
+  # in turn with evaluations' waits, one more round each, and it can still
+  # ask for its evaluation, wait longer, and raise to the on(:error) hooks.
+  def test_call_and_forget_waits_keep_their_rounds_and_order
+    order = []
+    forget = Loom.concurrent_proc do |name|
+      order << [name, 1]
+      2.upto(3) { |step| Loom.wait(0) && (order << [name, step]) }
+    end
+    forget.call_and_forget(:a)
+    detached = Loom.concurrently do
+      order << [:b, 1]
+      Loom.wait 0
+      order << [:b, 2]
+    end
+    forget.call_and_forget(:c)
+    Loom.wait 0
+    assert_equal [[:a, 1], [:b, 1], [:c, 1]], order
+    detached.await_result
+    Loom.wait 0
+    Loom.wait 0
+    assert_equal [[:a, 1], [:b, 1], [:c, 1], [:a, 2], [:b, 2], [:c, 2], [:a, 3], [:c, 3]], order
+  end
+
+  def test_call_and_forget_run_after_a_zero_wait_has_its_evaluation_and_errors
+    seen = Queue.new
+    hook = Loom::Proc.on(:error) { |error| seen << error.message }
+    Loom.concurrent_proc do
+      Loom.wait 0
+      evaluation = Loom::Evaluation.current
+      seen << evaluation.class
+      Loom.wait 0.001
+      seen << evaluation.equal?(Loom::Evaluation.current)
+      raise "after waits"
+    end.call_and_forget
+    Timeout.timeout(5) { Loom.wait 0.01 while seen.size < 3 }
+    assert_equal [Loom::Proc::Evaluation, true, "after waits"], [seen.pop, seen.pop, seen.pop]
+  ensure
+    hook&.cancel
+  end
+
   def test_background_starts_keep_their_order_and_rounds
     order = []
     Loom.concurrently do

@@ -132,6 +132,39 @@ module Loom
         end
       end
 
+      # Waits +seconds+ in the proc running here. A call_and_forget run
+      # (no evaluation yet, no caller to hand one to) waits 0 on this worker
+      # alone: no evaluation is made, nobody could see it (bench
+      # call_methods_waiting "waiting call_and_forget"). Every other wait is
+      # its evaluation's.
+      # @param seconds [Numeric]
+      # @return [true]
+      def __wait__(seconds)
+        return __evaluation__.__wait__(seconds) if @evaluation || @parent || seconds.positive?
+
+        @loop.add_zero_wait(self)
+        Fiber.yield(SUSPENDED)
+      end
+
+      # The zero wait of {#__wait__} is due: queue the resume.
+      # @return [void]
+      def __zero__(_token)
+        @loop.queue << self
+      end
+
+      # Run by the loop after {#__zero__}: resumes the zero wait.
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __run__
+        @chain = true
+        @fiber.resume(true)
+      end
+
+      # A resume is never run by another worker (see EventLoop#chain).
+      # @return [false]
+      def __chain_into__(_worker)
+        false
+      end
+
       # Children started by a proc run here become children of its evaluation.
       # @return [void]
       def __adopt__(child)

@@ -1,8 +1,10 @@
 # In-process A/B of the check runner's dispatch, with pbt 0.7's ractor worker and loom inline, interleaved in
 # random order: "old" (a Loom::Pool, probe, then equal chunks awaited in index order: the code before the
 # Window), "pool" (a Loom::Pool with the Window: chunks taken back as they finish, shrinking chunks) and
-# "chunks" (what worker: :ractor now runs, RactorChunks: a ractor per chunk, Window and shrinking chunks) and
-# "wide" (RactorChunks with 4 ractors alive per worker instead of 2; not shipped).
+# "chunks" (what worker: :ractor now runs, RactorChunks: a ractor per chunk of MIN_CHUNK_SECONDS of runs, taken
+# back as they finish), "spread" (RactorChunks with the pool runner's shrinking shares, its first version) and
+# "wide" (RactorChunks with 4 ractors alive per worker instead of 2). Only "chunks" is shipped.
+# VARIANTS=old,chunks,pbt,inline picks the variants to run.
 # One of the `checks` suite's cases (CASE=cpu_bound, the default; simple, io_bound, failure_simple), 2 workers
 # (WORKER=ractor, the default, or process). Wall and CPU (this process only), minor page faults and GCs per check.
 # usage: bundle exec ruby -Ilib bench/scripts/check/window_ab.rb [trials]
@@ -60,6 +62,13 @@ class WideChunks < Loom::Check::Runners::RactorChunks
     @limit = @size * 4
   end
 end
+# RactorChunks cutting chunks as the pool runner does (a share of what is left, SPREAD per worker), as it did
+# in its first version, instead of MIN_CHUNK_SECONDS of runs each.
+class SpreadChunks < Loom::Check::Runners::RactorChunks
+  private
+
+  def share_of(left) = (left.to_f / (@size * SPREAD)).ceil
+end
 $variant = :chunks
 Loom::Check::Runners.singleton_class.prepend(Module.new do
   def for(property, options)
@@ -67,6 +76,7 @@ Loom::Check::Runners.singleton_class.prepend(Module.new do
     return OldPool.new(property, worker: options.worker, size: options.size) if $variant == :old
     return Loom::Check::Runners::Pool.new(property, worker: options.worker, size: options.size) if $variant == :pool
     return WideChunks.new(property, size: options.size) if $variant == :wide && options.worker == :ractor
+    return SpreadChunks.new(property, size: options.size) if $variant == :spread && options.worker == :ractor
 
     super
   end
@@ -96,8 +106,26 @@ end
 RUNS = {
   old: -> { $variant = :old; loom_check.call(worker) },
   pool: -> { $variant = :pool; loom_check.call(worker) },
-  chunks: -> { $variant = :chunks; loom_check.call(worker) },
+  chunks: -> { # RactorChunks with chunks of MIN_CHUNK_SECONDS after the probe (no SPREAD): many short-lived ractors,
+# as Pbt's one ractor per run; FINE_LIVE ractors alive per worker (default 2).
+class FineChunks < Loom::Check::Runners::RactorChunks
+  def initialize(...)
+    super
+    @limit = @size * Integer(ENV.fetch("FINE_LIVE", "2"))
+  end
+
+  private
+
+  def chunk_size(left, in_flight)
+    size = super
+    return size unless size && @per_run
+
+    [(MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil, left].min
+  end
+end
+$variant = :chunks; loom_check.call(worker) },
   wide: -> { $variant = :wide; loom_check.call(worker) },
+  spread: -> { $variant = :spread; loom_check.call(worker) },
   inline: -> { loom_check.call(:inline) },
   pbt: lambda do
     Pbt.assert(worker: :ractor, seed: S::SEED, num_runs: 100) { PBT_PROPS.fetch(kase).call }
@@ -106,6 +134,7 @@ RUNS = {
   end
 }
 trials = (ARGV[0] || 9).to_i
+RUNS.select! { |name, _| ENV["VARIANTS"].split(",").include?(name.to_s) } if ENV["VARIANTS"]
 RUNS.each_value(&:call)
 load0 = File.read("/proc/loadavg").split.first(3).join(" ")
 res = Hash.new { |h, k| h[k] = [] }
@@ -128,6 +157,6 @@ res.each do |n, v|
          med.(v.map { _1[1] }), med.(v.map { _1[2] }), med.(v.map { _1[3] }))
 end
 wall = res.transform_values { |v| v.map(&:first).sort[v.size / 2] }
-%i[old pool chunks wide].each do |v|
+(%i[old pool chunks spread wide] & wall.keys).each do |v|
   printf("%-7s inline/%s %.2fx  pbt/%s %.2fx\n", v, v, wall[:inline] / wall[v], v, wall[:pbt] / wall[v])
 end

@@ -16,7 +16,8 @@ module Loom
       # left, SPREAD per worker), so the workers end together: cut into four
       # equal chunks of 23 runs, cpu_bound on 2 ractors waited on the last
       # chunk of whichever ractor got less CPU. Every chunk holds at least
-      # MIN_CHUNK_SECONDS of runs.
+      # MIN_CHUNK_SECONDS of runs. ({RactorChunks} overrides {#share_of}:
+      # its chunks hold just that.)
       #
       # Includers set @size (workers) and call {#start_chunking}.
       module Chunking
@@ -52,9 +53,13 @@ module Loom
           return probe_slice(left) if @per_run.nil? && @probe_left.positive?
           return nil if @per_run.nil? && in_flight.positive?
 
-          share = (left.to_f / (@size * SPREAD)).ceil
-          @per_run ? [share, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max : share
+          share = share_of(left)
+          @per_run ? [share, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max.clamp(1, left) : share
         end
+
+        # The runs of the next chunk before the MIN_CHUNK_SECONDS floor.
+        # @return [Integer]
+        def share_of(left) = (left.to_f / (@size * SPREAD)).ceil
 
         def probe_slice(left)
           size = [(PROBE.to_f / @size).ceil, @probe_left, left].min

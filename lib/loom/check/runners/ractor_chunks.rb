@@ -112,6 +112,16 @@ module Loom
           Warning[:experimental] = experimental
         end
 
+        # Once a run's cost is known, a chunk holds just MIN_CHUNK_SECONDS of
+        # runs (cpu_bound: 2 runs), not a share of what is left: many short
+        # ractors, as Pbt's one per run. Interleaved with the shares of the
+        # pool runner on a loaded machine (load 8-9, 21 trials each,
+        # bench/scripts/check/window_ab.rb), cpu_bound went from 0.82-1.06x
+        # Pbt's ractor worker to 1.02-1.13x. (Starting a ractor costs
+        # 50-200 µs of the driver's time, so this pays for runs of
+        # milliseconds, and cheap runs still go in one chunk.)
+        def share_of(left) = @per_run ? 1 : super
+
         def take(running)
           Ractor.select(*running.keys)
         rescue Ractor::Error => e

@@ -79,6 +79,23 @@ class RactorTest < Minitest::Test
     assert_equal [[13], KeyError, "no 13", 29], result
   end
 
+  # A fail_fast map stops early: what its chunks still send back must not
+  # reach the next maps.
+  def test_a_failed_map_leaves_later_maps_in_step
+    result = in_ruby(<<~RUBY)
+      pool = Loom::Pool.new(worker: :ractor, size: 2, &H::FLAKY)
+      failed = begin
+        pool.map((0..999).to_a)
+      rescue KeyError => e
+        [e.index, e.results.first(13)]
+      end
+      [failed, Array.new(5) { |i| pool.map((100..150).to_a.map { |x| x + i }) }, pool.ask(7)].tap { pool.shutdown }
+    RUBY
+    assert_equal [13, (0..12).to_a], result[0]
+    assert_equal(Array.new(5) { |i| (100..150).map { |x| x + i } }, result[1])
+    assert_equal 7, result[2]
+  end
+
   def test_uncopyable_result_and_item_are_workers_errors
     result = in_ruby(<<~RUBY)
       begin

@@ -140,7 +140,9 @@ module Loom
       # @param seconds [Numeric]
       # @return [true]
       def __wait__(seconds)
-        return __evaluation__.__wait__(seconds) if @evaluation || @parent || seconds.positive?
+        if (evaluation = @evaluation) || @parent || seconds.positive?
+          return (evaluation || __evaluation__).__wait__(seconds) # no extra call for an evaluation's run
+        end
 
         @loop.add_zero_wait(self)
         Fiber.yield(SUSPENDED)

@@ -21,9 +21,7 @@ module Loom
         when :inline then Inline.new(property)
         when :fork_per_batch then ForkPerBatch.new(property, size: options.size)
         when :ractor
-          return RactorChunks.new(property, size: options.size) if RactorChunks.usable?(options)
-
-          Pool.new(property, worker: :ractor, size: options.size)
+          RactorChunks.claim(property, options) || Pool.new(property, worker: :ractor, size: options.size)
         else Pool.new(property, worker: options.worker, size: options.size)
         end
       end

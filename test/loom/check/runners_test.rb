@@ -60,6 +60,29 @@ class CheckRunnersTest < Minitest::Test
     runner&.close
   end
 
+  def test_one_ractor_check_at_a_time_runs_its_own_ractors
+    prop = C.property(C.nat) { |n| n >= 0 }
+    first = Runners.for(prop, options)
+    assert_instance_of Runners::RactorChunks, first
+    second = Runners.for(prop, options)
+    assert_instance_of Runners::Pool, second, "a check in another thread meanwhile must not Ractor.select too"
+    first.close
+    second.close # its ractor pool's collector would send the next check to a pool too
+    third = Runners.for(prop, options)
+    assert_instance_of Runners::RactorChunks, third
+  ensure
+    [first, second, third].compact.each(&:close)
+  end
+
+  def test_a_block_that_cannot_be_isolated_leaves_the_next_check_its_ractors
+    limit = 5
+    assert_raises(Loom::Check::NotIsolatableError) { Runners.for(C.property(C.nat) { |n| n < limit }, options) }
+    runner = Runners.for(C.property(C.nat) { |n| n >= 0 }, options)
+    assert_instance_of Runners::RactorChunks, runner
+  ensure
+    runner&.close
+  end
+
   def test_a_ractor_check_beside_a_running_ractor_pool_uses_the_pool_runner
     pool = Loom::Pool.new(worker: :ractor, size: 1, &IDENTITY)
     assert_equal 1, Timeout.timeout(LIMIT) { pool.map([1]) }.first

@@ -19,7 +19,7 @@ module Loom
       #
       # Ractors cannot be killed: the chunks behind a failure run to their
       # end, unawaited, as a pool's would. The pool runner is used instead
-      # when {.usable?} says no.
+      # when {.claim} says no.
       class RactorChunks
         include Chunking
 
@@ -27,18 +27,48 @@ module Loom
         # workers' messages (Loom::Workers::RactorCollector).
         COLLECTOR = "loom-ractor-collector"
         @warned = nil
+        @busy = false
+        @busy_lock = Thread::Mutex.new
 
-        # Whether a check can run on its own ractors. Not with `timeout:`
-        # (Ractor.select cannot time out; the pool runner can), nor while a
-        # Loom ractor pool's collector waits in Ractor.receive: on Ruby 3.1 a
-        # thread taking from ractors while another thread of the main ractor
-        # receives can miss its value (the wait state is per ractor).
+        # A runner for this check, or nil when the check must use the pool
+        # runner: with `timeout:` (Ractor.select cannot time out; the pool
+        # runner can), while a Loom ractor pool's collector waits in
+        # Ractor.receive, or while another thread runs a ractor check. On
+        # Ruby 3.1 two threads of the main ractor waiting on ractors at once
+        # can get each other's values (the wait state is per ractor), so one
+        # RactorChunks runner at a time takes from ractors.
         #
+        # @param property [Property]
         # @param options [Options]
-        # @return [Boolean]
-        def self.usable?(options)
-          options.timeout.nil? && Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
+        # @return [RactorChunks, nil]
+        # @raise [NotIsolatableError] when the block cannot be isolated
+        def self.claim(property, options)
+          return nil unless options.timeout.nil? && Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
+          return nil unless take_turn
+
+          begin
+            new(property, size: options.size)
+          rescue StandardError
+            release
+            raise
+          end
         end
+
+        # Lets the next check claim a runner.
+        # @return [void]
+        def self.release
+          @busy_lock.synchronize { @busy = false }
+        end
+
+        # @return [Boolean] true when no other check was running ractors (and now this one is)
+        def self.take_turn
+          @busy_lock.synchronize do
+            next false if @busy
+
+            @busy = true
+          end
+        end
+        private_class_method :take_turn
 
         # Ruby's experimental-feature warning, said once per process in loom's words.
         # @return [void]
@@ -61,7 +91,7 @@ module Loom
         end
 
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
-        # @param _deadline [Float, nil] always nil ({.usable?})
+        # @param _deadline [Float, nil] always nil ({.claim})
         # @return [(Integer, Exception), nil] the lowest-index failure
         # @raise [Loom::Workers::UnmarshalableError] when a value cannot be copied into a ractor
         # @raise [HarnessError] when a ractor ends by an error of its own (not the property's)
@@ -81,9 +111,13 @@ module Loom
           end
         end
 
-        # @param abort [Boolean] unused: every ractor ends with its chunk
+        # Ractors still running (behind a failure) end by themselves.
+        # @param _options [Hash] abort: (unused: every ractor ends with its chunk)
         # @return [void]
-        def close(abort: false); end
+        def close(**_options)
+          RactorChunks.release unless @closed
+          @closed = true
+        end
 
         private
 

@@ -10,11 +10,12 @@ module Loom
     # (many workers, global state, peers that patch Kernel) and for every row
     # when the run asks for other Ruby flags than this process has (--yjit,
     # --no-yjit, --both). Given a {WorkerPool}, the trial goes to the
-    # long-lived child of its (suite, isolation group, variant); rows with
-    # `isolate: :trial` (and every row under `--isolate`) get a fresh
-    # process: `exe/loom bench --worker SPEC`, which writes its record as
-    # JSON to a file named in SPEC; its stdout is discarded (suites may
-    # print) and its stderr kept for the failure message.
+    # long-lived child of its (suite, isolation group, variant), or with
+    # fork: true (rows with `isolate: :trial`, every row under `--isolate`)
+    # to a process forked for it alone from the suite's forking child.
+    # Without a pool it gets a fresh `ruby`: `exe/loom bench --worker SPEC`,
+    # which writes its record as JSON to a file named in SPEC; its stdout is
+    # discarded (suites may print) and its stderr kept for the failure message.
     class IsolatedTrial
       LIB_DIR = File.expand_path("../..", __dir__)
       EXE = File.expand_path("../../../exe/loom", __dir__)
@@ -30,12 +31,14 @@ module Loom
       # @param keep_gc [Boolean]
       # @param variant [String] "yjit" or "no-yjit"
       # @param pool [WorkerPool, nil] where shared children live (nil: a fresh process)
-      def initialize(row, trial:, seconds:, warmup:, quick:, keep_gc:, variant:, pool: nil) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
+      # @param fork [Boolean] with a pool: fork a process for this trial alone
+      #   from the suite's forking child (see TrialServer), not the row's shared child
+      def initialize(row, trial:, seconds:, warmup:, quick:, keep_gc:, variant:, pool: nil, fork: false) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
         @row = row
         @pool = pool
         @spec = { "suite_file" => row.suite.file, "suite" => row.suite.name, "row" => row.name, "trial" => trial,
                   "seconds" => seconds, "warmup" => warmup, "quick" => quick, "keep_gc" => keep_gc,
-                  "variant" => variant }
+                  "variant" => variant, "fork" => fork }
       end
 
       # @return [Hash] the child's record, or a failed record saying why the child gave none
@@ -83,7 +86,7 @@ module Loom
       private
 
       def pooled
-        key = Plan.group_key(@row, @spec["variant"])
+        key = @spec["fork"] ? [@row.suite.name, "fork", @spec["variant"]] : Plan.group_key(@row, @spec["variant"])
         limit = Trial.time_limit(@row, seconds: @spec["seconds"], warmup: @spec["warmup"], quick: @spec["quick"])
         result = @pool.call(key, @spec["variant"], @spec, limit)
         result.is_a?(Hash) ? result : failed(result).merge("ruby_flags" => flags)

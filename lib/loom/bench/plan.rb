@@ -36,6 +36,8 @@ module Loom
       # Seconds a fresh `ruby -Ilib exe/loom` worker takes to start (bundler, loom, the suite; YJIT
       # reserves its code memory): 0.6–2 s here depending on the load.
       SPAWN_SECONDS = 1.0
+      # Seconds to fork a fresh process for one trial from a suite's forking child (TrialServer).
+      FORK_SECONDS = 0.05
       # Later warm-ups of a row already warm in this process are this share of the window.
       REWARM_SHARE = 0.2
 
@@ -140,9 +142,18 @@ module Loom
       def estimate_run(run, warm)
         first = run.fresh || !warm.key?([run.row, run.variant])
         warm[[run.row, run.variant]] = true
-        spawn = run.fresh || (run.isolated && !warm.key?(Plan.group_key(run.row, run.variant)))
-        warm[Plan.group_key(run.row, run.variant)] = true if run.isolated
-        per_run(run.row, run.seconds, first) + (spawn ? SPAWN_SECONDS : 0)
+        per_run(run.row, run.seconds, first) + child_start(run, warm) + (run.fresh ? FORK_SECONDS : 0)
+      end
+
+      # A trial's share of starting its child: all of it for the group's first
+      # trial (fresh trials' group is the suite's forking child).
+      def child_start(run, warm)
+        return 0 unless run.isolated
+
+        group = run.fresh ? [run.suite.name, "fork", run.variant] : Plan.group_key(run.row, run.variant)
+        started = warm.key?(group)
+        warm[group] = true
+        started ? 0 : SPAWN_SECONDS
       end
 
       def per_run(row, seconds, full_warmup)
@@ -190,8 +201,8 @@ module Loom
       def rough_row(row, variant, trials, seconds)
         fresh = fresh?(row, variant)
         first_warmup = fresh || row.kind == :duration ? 0 : seconds
-        start = isolated?(row, variant) && !fresh ? SPAWN_SECONDS / 2 : 0
-        (trials * (per_run(row, seconds, fresh) + (fresh ? SPAWN_SECONDS : 0))) + first_warmup + start
+        start = isolated?(row, variant) ? SPAWN_SECONDS / 2 : 0
+        (trials * (per_run(row, seconds, fresh) + (fresh ? FORK_SECONDS : 0))) + first_warmup + start
       end
     end
   end

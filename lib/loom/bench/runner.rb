@@ -160,9 +160,8 @@ module Loom
         options = { trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
                     keep_gc: @options[:keep_gc], variant: run.variant }
         return Trial.new(run.row, **options) unless run.isolated
-        return IsolatedTrial.new(run.row, **options) if run.fresh
 
-        IsolatedTrial.new(run.row, **options, pool: (@pool ||= WorkerPool.new))
+        IsolatedTrial.new(run.row, **options, pool: (@pool ||= WorkerPool.new), fork: run.fresh)
       end
 
       # A full window (or warm-up pass) the first time a row runs in a

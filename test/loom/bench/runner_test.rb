@@ -63,6 +63,16 @@ class BenchRunnerTest < Minitest::Test
     refute_includes own, shared.first
   end
 
+  def test_trial_rows_run_in_a_process_forked_for_each_trial
+    own = records_of("own process")
+
+    assert_equal([1, 1], own.map { |r| r.dig("metrics", "runs_in_process") })
+    first, second = records_of("own process dies once").sort_by { |r| r["trial"] }
+    assert_equal "failed", first["status"]
+    assert_match(/forked trial exited/, first["error"])
+    assert_equal "ok", second["status"]
+  end
+
   def test_a_child_that_dies_fails_its_trial_and_the_next_gets_a_new_one
     first, second = records_of("dies once").sort_by { |r| r["trial"] }
 

@@ -19,7 +19,7 @@ Loom::Bench.suite(:call_methods) do |s|
   rows = Loom::Bench::Suites::RowBuilder.new(s)
   batch = "batch = Array.new(100)"
 
-  rows.row "proc.call", library: "ruby", compare: "proc.call",
+  rows.row "proc.call", library: "ruby", compare: "proc.call", isolate: :trial,
                         code: Loom::Bench::Suites::TimedCode.new(setup: "test_proc = proc{}\n#{batch}",
                                                                  timed: "batch.each{ test_proc.call }")
   rows.pair "conproc.call", setup: "test_proc = concurrent_proc{}\n#{batch}", timed: "batch.each{ test_proc.call }"

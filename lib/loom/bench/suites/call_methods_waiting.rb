@@ -12,7 +12,8 @@ Loom::Bench.suite(:call_methods_waiting) do |s|
   s.title "Waiting inside concurrent procs"
   s.seed "concurrently-performance-2017.txt"
   s.description "The seed's 8 rows: each call method with a proc that does nothing and with one that waits 0, " \
-                "results synchronised per batch of 100. Target: loom >= 2x Concurrently on every row."
+                "results synchronised per batch of 100. Every trial runs in a fresh process. " \
+                "Target: loom >= 2x Concurrently on every row."
   s.kind :rate
   s.trials 3
   s.budget 75

@@ -9,7 +9,8 @@ require_relative "support/row_builder"
 Loom::Bench.suite(:scheduling) do |s|
   s.title "Scheduling concurrent procs"
   s.seed "concurrently-performance-guide.md"
-  s.description "The guide's loop `1.times{ CODE }; wait 0` for a proc that waits 0, 100 times per batch."
+  s.description "The guide's loop `1.times{ CODE }; wait 0` for a proc that waits 0, 100 times per batch. " \
+                "Every trial runs in a fresh process."
   s.kind :rate
   s.trials 3
   s.budget 40

@@ -12,7 +12,7 @@ Loom::Bench.suite(:wait_methods) do |s|
   s.seed "concurrently-performance-2017.txt"
   s.description "wait 0 and IO readiness awaited from the root fiber, in batches of 100 (100 pipes, each with " \
                 "a byte written for await_readable). Targets: wait 0 >= 2x Concurrently, " \
-                "await_readable/await_writable >= 4x."
+                "await_readable/await_writable >= 4x. Every trial runs in a fresh process."
   s.kind :rate
   s.trials 3
   s.budget 25

@@ -9,12 +9,16 @@ module Loom
       # Adds rows whose code is text ({TimedCode}) to a suite, and pairs of rows
       # doing the seed's job with loom and with Concurrently 1.2.0.
       #
-      # Concurrently's rows run each trial in a fresh process (they must, see
-      # {ConcurrentlyPeer}); the others run in the harness's process unless
-      # they ask for isolate: true, which keeps `--quick` of the five
-      # Concurrently suites near 12 s (a fresh process costs ~0.4 s here).
-      # Under a Ruby variant other than the harness's own (`--yjit` from a
-      # plain ruby) the harness isolates every row anyway.
+      # Both rows of a {#pair} run each trial in a fresh process: Concurrently
+      # must (see {ConcurrentlyPeer}), and loom gets the same conditions. With
+      # GC off in the window every allocation grows the heap, and a new page
+      # costs a fault (~11 us here); how many free slots an older process
+      # has left from earlier rows' garbage decided loom's `call` row
+      # between 1.26M and 2.27M/s in one run (bench/scripts/core/
+      # faults_per_op.rb). A fresh process costs ~0.4 s here. Other rows
+      # run in the harness's process unless they ask for isolation; under a
+      # Ruby variant other than the harness's own (`--yjit` from a plain
+      # ruby) the harness isolates every row anyway.
       #
       # @example
       #   Loom::Bench.suite(:demo) do |s|
@@ -40,6 +44,7 @@ module Loom
         # @param teardown [String, nil] untimed clean-up
         # @return [Array(Row, Row)]
         def pair(name, setup:, timed:, teardown: nil, **options)
+          options = { isolate: :trial }.merge(options)
           loom = TimedCode.new(setup: ConcurrentlyPeer.loom_spelling(setup),
                                timed: ConcurrentlyPeer.loom_spelling(timed), teardown: teardown)
           peer = TimedCode.new(setup: setup, timed: timed, teardown: teardown)

@@ -67,8 +67,9 @@ Loom::Bench.suite(:checks) do |s|
   s.title "Property checks: 100 runs per check on each worker backend, beside Pbt 0.7.0"
   s.seed "pbt-worker-benchmark.txt"
   s.description "Seconds per check (lower is better; checks/s = 1 / seconds, the seed's i/s). A check builds " \
-                "its property and runs it, as the seed's scripts do in each iteration; loom's pool backends " \
-                "start one pool per check (forks and ractors included) and shut it down. Ractor rows run each " \
+                "its property and runs it, as the seed's scripts do in each iteration; loom's fiber, thread and " \
+                "process backends start one pool per check (lazy forks) and shut it down, its ractor backend " \
+                "starts a ractor per chunk of runs (two alive per worker). Ractor rows run each " \
                 "trial in a fresh process (a process that has started a ractor stays slower). failure_simple " \
                 "uses the seed's seed: Pbt shrinks to 114, loom to 101. 'fork per batch' is loom's engine on " \
                 "fresh processes for every batch (parallel gem), what Pbt 0.4's process worker did. " \

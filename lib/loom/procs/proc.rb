@@ -48,7 +48,7 @@ module Loom
 
       raise result.error unless Worker::SUSPENDED.equal?(result)
 
-      worker.__evaluation__.__await_call__(context.__evaluation__)
+      (worker.evaluation || worker.__evaluation__).__await_call__(context.__evaluation__)
     end
 
     alias [] call
@@ -72,7 +72,7 @@ module Loom
 
       raise result.error unless Worker::SUSPENDED.equal?(result)
 
-      worker.__evaluation__
+      worker.evaluation || worker.__evaluation__
     end
 
     # Schedules the proc to start in the next loop iteration; it takes a fiber

@@ -52,6 +52,10 @@ module Loom
 
       # @return [Fiber]
       attr_reader :fiber
+      # @return [Proc::Evaluation, nil] the evaluation of the run, once made (a
+      #   reader, no Ruby frame: a suspended call/call_nonblock always has one;
+      #   bench call_methods_waiting "waiting call_nonblock")
+      attr_reader :evaluation
 
       # @param loop [EventLoop]
       def initialize(loop)

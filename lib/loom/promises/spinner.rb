@@ -1,10 +1,14 @@
 # frozen_string_literal: true
 
+require_relative "spin_tuner"
+
 module Loom
   module Promises
-    # An opt-in bounded spin before a thread parks on a pending promise:
-    # with {passes} > 0 it passes the GVL ({Thread.pass}) up to that many
-    # times, re-checking the promise after each. Off (0) by default.
+    # A bounded spin on the GVL before a thread parks on a pending promise:
+    # it passes the GVL ({Thread.pass}) up to a number of times, re-checking
+    # the promise after each. By default (`passes == :auto`) {SpinTuner}
+    # decides from measured waits whether to spin ({AUTO_PASSES} passes) or to
+    # park at once; an Integer fixes the passes (0: never spin).
     #
     # Why it can help: under the GVL the thread that will fulfil the promise
     # is often runnable already (woken by the job the waiter just handed it)
@@ -12,40 +16,57 @@ module Loom
     # the waiter finds the promise resolved when the GVL comes back: no futex
     # sleep and no wake-up of a parked thread.
     #
-    # Why it is off: it pays only when the hand-overs stay on one core.
-    # Bench suite `promises`, rows "Loom::Promise, threads, fresh/reuse"
-    # (docs/promises.md): with one core effectively free (the process pinned,
-    # or the other core busy) 16 passes made the job 2-3x faster than a
-    # Thread::Queue per job; on a quiet 2-core machine every pass became a
-    # cross-core wake-up and the same job ran 1.7x *slower* (1 pass: 1.4x).
-    # Turn it on for processes limited to one CPU (e.g. a container with a
-    # 1-CPU quota) after measuring there.
+    # Why it is measured rather than always on: it pays only when the
+    # hand-overs stay on one core. Bench suite `promises`, rows
+    # "Loom::Promise, threads, fresh/reuse" (docs/promises.md): with one core
+    # effectively free (the process pinned, or the other core busy) 16 passes
+    # made the job 3-5x faster than a Thread::Queue per job; on a quiet 2-core
+    # machine every pass became a cross-core wake-up and the same job ran
+    # 1.7x *slower*; and one more sleeping thread anywhere in the process
+    # (Timeout's, in `loom bench`) made 16 passes 3x slower even on one core
+    # (bench/scripts/promises/sleeper.rb).
     #
     # Fibers under a Fiber scheduler never spin: their scheduler runs the
     # other fibers while they wait, and a pass would stall all of them.
     module Spinner
-      @passes = 0
+      # Passes per spin when {SpinTuner} chooses to spin: the bench rows ran
+      # fastest with 16 (1.2 passes per resolved wait on average; the cap
+      # bounds a spin whose resolver is busy elsewhere).
+      AUTO_PASSES = 16
+      @passes = :auto
 
       class << self
-        # @return [Integer] turns of the GVL a waiting thread takes before it parks (0: none)
+        # @return [Integer, Symbol] turns of the GVL a waiting thread takes
+        #   before it parks (0: none), or :auto (the default: {SpinTuner} decides)
         attr_reader :passes
 
-        # @param count [Integer] turns of the GVL before parking; 0 turns the spin off
-        # @return [Integer] count
-        # @raise [ArgumentError] unless a non-negative Integer
+        # @param count [Integer, Symbol] turns of the GVL before parking; 0
+        #   turns the spin off; :auto lets {SpinTuner} choose from measured waits
+        # @return [Integer, Symbol] count
+        # @raise [ArgumentError] unless :auto or a non-negative Integer
         # @example For a process that runs on one CPU
         #   Loom::Promises::Spinner.passes = 16
         def passes=(count)
-          unless count.is_a?(Integer) && !count.negative?
-            raise ArgumentError, "Spinner.passes must be an Integer >= 0 (0 turns the spin off), got #{count.inspect}"
+          unless count.equal?(:auto) || (count.is_a?(Integer) && !count.negative?)
+            raise ArgumentError, "Spinner.passes must be :auto or an Integer >= 0 (0 turns the spin off), " \
+                                 "got #{count.inspect}"
           end
 
+          SpinTuner.reset
           @passes = count
+        end
+
+        # @return [Boolean] whether the calling thread's waits are tuned by
+        #   {SpinTuner} (:auto, and not a non-blocking fiber under a scheduler)
+        # @api private
+        def tuned?
+          @passes.equal?(:auto) && !(Fiber.scheduler && !Fiber.blocking?)
         end
       end
 
-      # Passes the GVL until the promise is resolved, {passes} times at most,
-      # and never past the deadline.
+      # Passes the GVL until the promise is resolved, {passes} times at most
+      # (none while {passes} is :auto: {Promises::Waiting} asks {SpinTuner}
+      # and calls {spin} itself), and never past the deadline.
       # @param promise [Loom::Promise] the promise waited for
       # @param deadline [Float, nil] monotonic-clock seconds; nil for none
       # @return [Boolean] whether the promise is resolved
@@ -54,8 +75,18 @@ module Loom
       #   Loom::Promises::Spinner.resolved?(Loom::Promise.fulfilled(1), nil) # => true
       def self.resolved?(promise, deadline)
         passes = @passes
-        return !promise.pending? if passes.zero? || (Fiber.scheduler && !Fiber.blocking?)
+        return !promise.pending? if !passes.is_a?(Integer) || passes.zero? || (Fiber.scheduler && !Fiber.blocking?)
 
+        spin(promise, deadline, passes)
+      end
+
+      # Passes the GVL until the promise is resolved, passes times at most,
+      # never past the deadline.
+      # @param promise [Loom::Promise] @param deadline [Float, nil]
+      # @param passes [Integer]
+      # @return [Boolean] whether the promise is resolved
+      # @api private
+      def self.spin(promise, deadline, passes)
         while promise.pending?
           return false if (passes -= 1).negative? || past?(deadline)
 

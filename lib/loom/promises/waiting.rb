@@ -9,7 +9,7 @@ module Loom
     #    running the other fibers;
     # 2. anything else (a plain thread, a fiber under another Fiber scheduler)
     #    parks its fiber's reusable {Parker} (untimed) or {TimedParker}
-    #    (after an opt-in GVL spin, {Spinner}, off by default).
+    #    (after a GVL spin, {Spinner}, when {SpinTuner} measured that it pays).
     #
     # In each case the waiter registers a "waker" (something answering
     # `resume!`) on the promise, sleeps, and re-checks the promise when woken:
@@ -53,8 +53,7 @@ module Loom
       private
 
       # Hot path of every waiter in the `promises` bench suite: one fiber-local
-      # lookup decides between the loop and a parker ({Spinner} is one ivar
-      # read while off).
+      # lookup decides between the loop and a thread's wait.
       # @return [Boolean] whether the promise is resolved
       def await(timeout)
         if timeout
@@ -65,9 +64,28 @@ module Loom
         end
         if (evaluation = Waiting.loop_evaluation)
           await_in_loop(evaluation, deadline)
-        elsif Spinner.resolved?(self, deadline)
-          true
-        elsif deadline.nil? || Parker::TIMED
+        elsif Spinner.tuned?
+          await_tuned(deadline)
+        else
+          Spinner.resolved?(self, deadline) || await_thread(deadline)
+        end
+      end
+
+      # A thread's wait while {Spinner.passes} is :auto: spin first or park at
+      # once, as {SpinTuner} chose, and tell it how long the wait took (only
+      # waits that ended resolved: a timeout's length says nothing of the
+      # mode). Hot path of the `promises` bench rows "Loom::Promise, threads".
+      def await_tuned(deadline)
+        spun = SpinTuner.spinning
+        started = Waiting.now
+        resolved = (spun && Spinner.spin(self, deadline, Spinner::AUTO_PASSES)) || await_thread(deadline)
+        SpinTuner.record(spun, Waiting.now - started) if resolved
+        resolved
+      end
+
+      # Parks the thread's (or fiber's) parker until resolved or the deadline.
+      def await_thread(deadline)
+        if deadline.nil? || Parker::TIMED
           await_parked(Parker.current, deadline)
         else
           await_timed(TimedParker.current, deadline)

@@ -14,8 +14,8 @@ class PromiseSpinnerTest < Minitest::Test
     Spinner.passes = @passes
   end
 
-  def test_off_by_default_it_only_looks
-    assert_equal 0, Spinner.passes
+  def test_auto_by_default_and_resolved_only_looks
+    assert_equal :auto, Spinner.passes
     assert Spinner.resolved?(Loom::Promise.fulfilled(1), nil)
     refute Spinner.resolved?(Loom::Promise.new, nil)
   end

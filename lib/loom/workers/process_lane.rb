@@ -73,6 +73,7 @@ module Loom
           @from_child, results = IO.pipe
           [requests, @to_child, @from_child, results].each(&:binmode)
           ProcessBackend.track(@to_child, @from_child)
+          @results = WireReader.new(@from_child)
           fork_child(requests, results)
           true
         end
@@ -180,11 +181,11 @@ module Loom
       end
 
       def receive
-        if @item_timeout && !@from_child.wait_readable(@item_timeout + KILL_GRACE)
+        if @item_timeout && !@results.frame_buffered? && !@from_child.wait_readable(@item_timeout + KILL_GRACE)
           terminate
           return :timeout
         end
-        Wire.read(@from_child)
+        @results.read
       rescue IOError, SystemCallError
         nil
       end

@@ -53,7 +53,6 @@ module Loom
       def measure
         names = parse_arguments
         return 0 if @options[:help]
-        return worker if @options[:worker]
         return serve if @options[:serve]
 
         Bench.load_suites(@options[:suites_dir])
@@ -143,11 +142,6 @@ module Loom
         0
       end
 
-      def worker
-        IsolatedTrial.work(JSON.parse(@options[:worker]))
-        0
-      end
-
       # A long-lived child of a {WorkerPool}: specs on stdin, records on fd 3.
       def serve
         TrialServer.new($stdin, IO.new(3, "w")).call
@@ -160,7 +154,6 @@ module Loom
           o.separator "\nOptions:"
           define_run_options(o)
           define_output_options(o)
-          o.on("--worker SPEC", "(internal) measure one isolated trial") { |v| @options[:worker] = v }
           o.on("--serve", "(internal) measure the isolated trials sent on stdin") { @options[:serve] = true }
           o.on("-h", "--help", "show this help") do
             @out.puts o
@@ -215,7 +208,7 @@ module Loom
         parser.parse(@argv)
       rescue OptionParser::ParseError => e
         valid = parser.top.list.filter_map { |sw| sw.long.first if sw.respond_to?(:long) }
-        raise UsageError, "#{e.message}; valid options: #{(valid - ['--worker', '--serve']).join(', ')}"
+        raise UsageError, "#{e.message}; valid options: #{(valid - ['--serve']).join(', ')}"
       end
     end
   end

@@ -104,10 +104,14 @@ module Loom
 
       # @param row [Row]
       # @param variant [String]
-      # @return [Array] the shared child the row's trials run in ([suite, group, variant]); rows that
+      # @param fresh [Boolean] the trial runs in a process of its own, forked from the suite's
+      #   forking child (TrialServer)
+      # @return [Array] the child the row's trials run in ([suite, group, variant]); rows that
       #   are isolated only for a foreign variant get a child apart from the isolated rows (whose
       #   peers may patch Kernel, as Concurrently does)
-      def self.group_key(row, variant) = [row.suite.name, row.isolation_group || "plain", variant]
+      def self.group_key(row, variant, fresh: false)
+        [row.suite.name, fresh ? "fork" : row.isolation_group || "plain", variant]
+      end
 
       private
 
@@ -150,7 +154,7 @@ module Loom
       def child_start(run, warm)
         return 0 unless run.isolated
 
-        group = run.fresh ? [run.suite.name, "fork", run.variant] : Plan.group_key(run.row, run.variant)
+        group = Plan.group_key(run.row, run.variant, fresh: run.fresh)
         started = warm.key?(group)
         warm[group] = true
         started ? 0 : SPAWN_SECONDS

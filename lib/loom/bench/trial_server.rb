@@ -62,9 +62,7 @@ module Loom
 
       def run_forked(row, spec, reader, writer)
         reader.close
-        record = Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: spec["warmup"],
-                                quick: spec["quick"], keep_gc: spec["keep_gc"], variant: spec["variant"]).call
-        writer.write(JSON.generate(record.merge("isolated" => true)))
+        writer.write(JSON.generate(IsolatedTrial.measure(row, spec)))
         writer.close
       ensure
         exit!(0) # no at_exit handlers of the server's in the fork
@@ -83,9 +81,7 @@ module Loom
       # re-warm as in the `loom bench` process itself (see Runner).
       def measure(spec)
         row = find_row(spec)
-        warmup = warmup_for(row, spec)
-        Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: warmup, quick: spec["quick"],
-                       keep_gc: spec["keep_gc"], variant: spec["variant"]).call.merge("isolated" => true)
+        IsolatedTrial.measure(row, spec, warmup: warmup_for(row, spec))
       rescue StandardError, LoadError, Error => e
         failed(spec, "#{e.class}: #{e.message}")
       end

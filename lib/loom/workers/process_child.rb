@@ -12,7 +12,7 @@ module Loom
       # @param handler [#call]
       # @param item_timeout [Numeric, nil]
       def initialize(input, output, handler, item_timeout)
-        @input = input
+        @input = WireReader.new(input)
         @output = output
         @handler = handler
         @item_timeout = item_timeout
@@ -21,7 +21,7 @@ module Loom
       # Serves chunks until told to stop or the parent goes away.
       # @return [void]
       def run
-        while (message = Wire.read(@input))
+        while (message = @input.read)
           kind, payload = message
           break if kind == Wire::STOP
 

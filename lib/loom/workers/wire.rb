@@ -5,7 +5,7 @@ module Loom
     # Framed Marshal messages over a pipe: a 5-byte header (length, kind) and
     # a Marshal payload. Framing lets the reader take a whole message before
     # loading it, so a payload that fails to load (an unknown class) costs
-    # that one message, never the stream.
+    # that one message, never the stream. Both sides read with {WireReader}.
     module Wire
       HEADER = "NC"
       HEADER_SIZE = 5
@@ -25,19 +25,6 @@ module Loom
       # @return [void]
       def write(io, kind, payload = "")
         io.write([payload.bytesize, kind].pack(HEADER), payload)
-      end
-
-      # @param io [IO]
-      # @return [Array(Integer, String), nil] kind and payload; nil at EOF
-      def read(io)
-        header = io.read(HEADER_SIZE)
-        return nil unless header && header.bytesize == HEADER_SIZE
-
-        length, kind = header.unpack(HEADER)
-        payload = length.zero? ? "" : io.read(length)
-        return nil unless payload && payload.bytesize == length
-
-        [kind, payload]
       end
     end
   end

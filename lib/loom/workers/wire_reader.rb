@@ -2,10 +2,10 @@
 
 module Loom
   module Workers
-    # Reads {Wire} frames from a pipe through a buffer of its own: one
-    # `readpartial` takes every frame the worker has written so far, where
-    # `IO#read` made two system calls (header, payload) per frame, each
-    # releasing and retaking the GVL. The worker still writes each result as
+    # Reads {Wire} frames from a pipe (the parent its workers' results, a
+    # worker its chunks) through a buffer of its own: one `readpartial`
+    # takes every frame written so far, where `IO#read` made two system
+    # calls (header, payload) per frame, each releasing and retaking the GVL. The worker still writes each result as
     # soon as it has it, so a worker that dies loses nothing it had sent.
     # Bench map "1,000 trivial items: loom process pool, warm" (see
     # docs/workers.md).

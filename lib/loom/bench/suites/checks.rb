@@ -69,8 +69,10 @@ Loom::Bench.suite(:checks) do |s|
   s.description "Seconds per check (lower is better; checks/s = 1 / seconds, the seed's i/s). A check builds " \
                 "its property and runs it, as the seed's scripts do in each iteration; loom's fiber, thread and " \
                 "process backends start one pool per check (lazy forks) and shut it down, its ractor backend " \
-                "starts a ractor per chunk of runs (two alive per worker). Ractor rows run each " \
-                "trial in a fresh process (a process that has started a ractor stays slower). failure_simple " \
+                "starts a ractor per chunk of runs (two alive per worker). Every trial runs in a process " \
+                "forked for it alone, so each starts from the same heap: in a shared process io_bound's 18 MB " \
+                "of strings either reuse what the previous row left in malloc (0 page faults) or fault fresh " \
+                "pages (4,400, ~55 ms), depending on the rows run before, not on the row. failure_simple " \
                 "uses the seed's seed: Pbt shrinks to 114, loom to 101. 'fork per batch' is loom's engine on " \
                 "fresh processes for every batch (parallel gem), what Pbt 0.4's process worker did. " \
                 "Targets: each case, loom's best >= Pbt's best and loom inline >= Pbt none; cpu_bound loom " \
@@ -170,6 +172,12 @@ Loom::Bench.suite(:checks) do |s|
   }
 
   setup = ->(_ctx) { suite.write_text }
+  # Every row is `isolate: :trial`: a check's cost depends on the heap it
+  # starts from. io_bound allocates 100 x 184 KB of strings; in a process
+  # shared by the rows, whether malloc still holds the memory a previous
+  # check freed (no page fault) or gave it back to the kernel (4,400 faults,
+  # ~55 ms) depended on the rows run before, so the same row took 4 ms or
+  # 75 ms (docs/check.md, "Every trial in a process of its own").
   # A check's killed workers are reaped in the background; wait for them
   # (untimed) so that their CPU counts in the trial's children CPU.
   reaped = ->(_state, _ctx) { Loom::Workers::ProcessBackend.drain_reaper }
@@ -177,7 +185,7 @@ Loom::Bench.suite(:checks) do |s|
   cases.each do |name, spec|
     loom_workers.each do |worker|
       s.row "#{name}: loom #{worker}", library: "loom", compare: name, params: { case: name, worker: worker },
-                                       requires: ["loom/check"], isolate: worker == :ractor,
+                                       requires: ["loom/check"], isolate: :trial,
                                        estimate: spec[:estimate] do |r|
         r.code spec[:loom_code].sub("WORKER", worker.inspect)
         r.setup(&setup)
@@ -187,7 +195,7 @@ Loom::Bench.suite(:checks) do |s|
     end
     %i[none ractor].each do |worker|
       s.row "#{name}: pbt #{worker}", library: "pbt", compare: name, params: { case: name, worker: worker },
-                                      requires: ["pbt"], isolate: worker == :ractor,
+                                      requires: ["pbt"], isolate: :trial,
                                       estimate: spec[:estimate] * (worker == :ractor ? 4 : 1) do |r|
         r.code spec[:pbt_code].sub("WORKER", worker.inspect)
         r.setup(&setup)
@@ -209,7 +217,8 @@ Loom::Bench.suite(:checks) do |s|
     "fork per batch (Pbt 0.4's process worker)" => [:fork_per_batch, "parallel"] }.each do |label, (worker, library)|
     s.row "failure_simple: #{label}", library: library, compare: "failure_simple, processes",
                                       params: { case: "failure_simple", worker: worker },
-                                      requires: %w[loom/check parallel], estimate: worker == :process ? 0.1 : 1 do |r|
+                                      requires: %w[loom/check parallel], isolate: :trial,
+                                      estimate: worker == :process ? 0.1 : 1 do |r|
       r.code "prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }\n" \
              "Loom::Check.assert(prop, worker: #{worker.inspect}, seed: SEED, max_shrinks: ctx.quick? ? 1 : 1000)\n" \
              "rescue Loom::Check::Failure  # 2 workers (one per core)"

@@ -102,6 +102,20 @@ class CheckRunnersTest < Minitest::Test
     assert_equal [expected.runs, expected.original], [result.runs, result.original]
   end
 
+  # Ruby 3.1's Ractor.select once handed back a ractor of an earlier batch
+  # (abandoned behind a failure); the runner must drop it and wait on.
+  def test_a_ractor_select_did_not_ask_for_is_dropped
+    runner = Runners.for(C.property(C.nat) { |n| n >= 0 }, options)
+    stray = Ractor.new { :stray }
+    mine = Ractor.new { :mine }
+    answers = [[stray, [[0, :stale], nil]], [mine, [nil, 0.001]]]
+    taken = Ractor.stub(:select, ->(*_ractors) { answers.shift }) { runner.send(:take, { mine => 0 }) }
+    assert_equal [mine, [nil, 0.001]], taken
+  ensure
+    runner&.close
+    [stray, mine].compact.each(&:take)
+  end
+
   def test_a_value_a_ractor_cannot_take_is_a_harness_error
     prop = C.property(C.constant(proc { 1 })) { |_| true }
     assert_raises(Loom::Workers::UnmarshalableError) do

@@ -16,7 +16,8 @@ module Loom
     #
     # How: waits are timed in windows of {WINDOW} waits, all in one mode. After
     # a few windows in its current mode the tuner tries the other mode for one
-    # window and keeps it only if its mean wait was shorter by {MARGIN}; each
+    # shorter window ({TRY_WINDOW} waits) and keeps it only if its mean wait
+    # was shorter by {MARGIN}; each
     # losing try doubles the windows before the next (up to {MAX_EXPLORE}),
     # so a machine where one mode keeps winning pays for a bad window rarely.
     #
@@ -27,6 +28,14 @@ module Loom
       # Waits per measured window: ~2-40 ms of the bench job, long enough to
       # average over the OS scheduler's tick, short enough to follow the load.
       WINDOW = 512
+      # Waits in a window that tries the other mode. Shorter than {WINDOW}
+      # because a losing try is paid in full: in the `promises` bench job a
+      # parked wait took ~200 us where spinning ones took ~66 us (fresh
+      # process, bench/scripts/promises/vars.rb TUNER=1), and the four tries
+      # of a 40,000-promise run cost ~8 % of it at 512 waits a try. The modes
+      # differ by 1.2-3x where it matters, which 128 waits tell apart; a try
+      # that wins by luck is undone by the next try.
+      TRY_WINDOW = 128
       # A tried mode must beat the current one's mean wait by this fraction.
       MARGIN = 0.1
       # Windows in the current mode before the first try of the other.
@@ -39,9 +48,50 @@ module Loom
       # still feel the previous mode (threads parked or queued for the GVL).
       SETTLE = 64
 
+      # Consecutive failed spins (ended still pending) counted at most; after
+      # n of them the next 2**n waits park without spinning (at most 256).
+      MAX_MISSES = 8
+
       class << self
         # @return [Boolean] whether waits spin now (the mode of this window)
         attr_reader :spinning
+
+        # Whether a wait that begins now should spin: in the spinning mode,
+        # unless recent spins failed. Why the back-off, on top of the timed
+        # windows: a spin that ends unresolved is pure cost, and where waits
+        # are long (500 threads waiting 0.5 s for their values,
+        # bench/scripts/promises/real_use.rb idle) their spins burned 0.37 s
+        # of CPU handing the GVL round; the windows cannot see that, since
+        # spin and park make such waits equally long. In the bench job a
+        # spin fails in ~1 wait in 100 and costs one parked wait.
+        # @return [Boolean]
+        # @example
+        #   Loom::Promises::SpinTuner.spin? # => true (a fresh tuner spins)
+        def spin?
+          return false unless @spinning
+          return true unless @skip.positive?
+
+          @skip -= 1
+          false
+        end
+
+        # @return [Boolean] whether a spin failed lately and waits park without
+        #   spinning now (a spin under way gives up at its next pass)
+        # @api private
+        def backing_off? = @skip.positive?
+
+        # Counts the end of a spin.
+        # @param resolved [Boolean] whether the promise was resolved by then
+        # @return [void]
+        # @api private
+        def spun(resolved)
+          if resolved
+            @misses = 0
+          else
+            @misses = [@misses + 1, MAX_MISSES].min
+            @skip = 1 << @misses
+          end
+        end
 
         # Forgets what was measured and starts over, spinning by default:
         # where the spin pays it gains more (3-5x) than it loses where it does
@@ -53,6 +103,9 @@ module Loom
         #   Loom::Promises::SpinTuner.reset
         def reset(spinning: true)
           @spinning = spinning
+          @misses = 0
+          @skip = 0
+          @window = WINDOW
           @count = -SETTLE
           @sum = 0.0
           @means = { true => nil, false => nil }
@@ -73,7 +126,7 @@ module Loom
           return if (@count += 1) <= 0 # settling after a switch
 
           @sum += seconds
-          close_window if @count >= WINDOW
+          close_window if @count >= @window
         end
 
         # @return [Hash{Boolean=>Float,nil}] the last mean wait, in seconds,
@@ -117,6 +170,7 @@ module Loom
 
         def switch(trying:)
           @trying = trying
+          @window = trying ? TRY_WINDOW : WINDOW
           @spinning = !@spinning
           @count = -SETTLE
         end

@@ -29,10 +29,12 @@ module Loom
     # Fibers under a Fiber scheduler never spin: their scheduler runs the
     # other fibers while they wait, and a pass would stall all of them.
     module Spinner
-      # Passes per spin when {SpinTuner} chooses to spin: the bench rows ran
-      # fastest with 16 (1.2 passes per resolved wait on average; the cap
-      # bounds a spin whose resolver is busy elsewhere).
-      AUTO_PASSES = 16
+      # Passes per spin when {SpinTuner} chooses to spin. The bench job needs
+      # 1.2 passes per resolved wait on average, and ran as fast with 4 or 8
+      # as with 16 (bench/scripts/promises/vars.rb, PASSES=1..16: 0.36 s vs
+      # 0.34 s pinned, 0.36 vs 0.33 not); the cap bounds what a failed spin
+      # costs (16 passes were ~1 ms of GVL relays with 500 threads waiting).
+      AUTO_PASSES = 8
       @passes = :auto
 
       class << self
@@ -92,6 +94,28 @@ module Loom
 
           Thread.pass
         end
+        true
+      end
+
+      # Like {spin} with {AUTO_PASSES}, for {SpinTuner}'s spinning mode: gives
+      # up as soon as another thread's spin has failed ({SpinTuner.backing_off?}),
+      # so a crowd of threads that begin long waits together stops relaying
+      # the GVL after the first failure instead of after every thread's own
+      # passes; and tells the tuner how the spin ended.
+      # @param promise [Loom::Promise] @param deadline [Float, nil]
+      # @return [Boolean] whether the promise is resolved
+      # @api private
+      def self.spin_tuned(promise, deadline)
+        passes = AUTO_PASSES
+        while promise.pending?
+          if (passes -= 1).negative? || SpinTuner.backing_off? || past?(deadline)
+            SpinTuner.spun(false)
+            return false
+          end
+
+          Thread.pass
+        end
+        SpinTuner.spun(true)
         true
       end
 

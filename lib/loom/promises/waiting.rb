@@ -72,14 +72,15 @@ module Loom
       end
 
       # A thread's wait while {Spinner.passes} is :auto: spin first or park at
-      # once, as {SpinTuner} chose, and tell it how long the wait took (only
-      # waits that ended resolved: a timeout's length says nothing of the
-      # mode). Hot path of the `promises` bench rows "Loom::Promise, threads".
+      # once, as {SpinTuner} chose (and its back-off after failed spins
+      # allows), and tell it how long the wait took in the mode it began in
+      # (only waits that ended resolved: a timeout's length says nothing of
+      # the mode). Hot path of the `promises` bench rows "Loom::Promise, threads".
       def await_tuned(deadline)
-        spun = SpinTuner.spinning
+        mode = SpinTuner.spinning
         started = Waiting.now
-        resolved = (spun && Spinner.spin(self, deadline, Spinner::AUTO_PASSES)) || await_thread(deadline)
-        SpinTuner.record(spun, Waiting.now - started) if resolved
+        resolved = (SpinTuner.spin? && Spinner.spin_tuned(self, deadline)) || await_thread(deadline)
+        SpinTuner.record(mode, Waiting.now - started) if resolved
         resolved
       end
 

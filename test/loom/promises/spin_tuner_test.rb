@@ -54,6 +54,28 @@ class PromiseSpinTunerTest < Minitest::Test
     assert_in_delta 0.001, Tuner.means[false]
   end
 
+  def test_failed_spins_make_the_next_waits_park
+    assert Tuner.spin?
+    Tuner.spun(false)                  # 1 failure: the next 2 waits park
+    assert Tuner.backing_off?
+    refute Tuner.spin?
+    refute Tuner.spin?
+    assert Tuner.spin?
+    Tuner.spun(false)                  # 2 in a row: the next 4 park
+    assert_equal(([false] * 4) + [true], Array.new(5) { Tuner.spin? })
+    Tuner.spun(true)                   # a success forgets the streak
+    Tuner.spun(false)
+    assert_equal [false, false, true], Array.new(3) { Tuner.spin? }
+  end
+
+  def test_back_off_is_capped_and_parking_mode_never_spins
+    20.times { Tuner.spun(false) }
+    assert_equal 1 << Tuner::MAX_MISSES, Tuner.instance_variable_get(:@skip)
+    Tuner.reset(spinning: false)
+    refute Tuner.spin?
+    refute Tuner.backing_off?
+  end
+
   def test_spinner_passes_takes_auto_and_resets_the_tuner
     windows(Tuner::MIN_EXPLORE, 0.002)
     Loom::Promises::Spinner.passes = :auto
@@ -100,7 +122,8 @@ class PromiseSpinTunerTest < Minitest::Test
     count.times do
       spinning = Tuner.spinning
       Tuner.record(spinning, seconds) while Tuner.instance_variable_get(:@count).negative?
-      Tuner::WINDOW.times { Tuner.record(spinning, seconds) }
+      size = Tuner.instance_variable_get(:@trying) ? Tuner::TRY_WINDOW : Tuner::WINDOW
+      size.times { Tuner.record(spinning, seconds) }
       assert_includes [0, -Tuner::SETTLE], Tuner.instance_variable_get(:@count), "a window of waits closes the window"
     end
   end

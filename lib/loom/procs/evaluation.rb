@@ -45,12 +45,24 @@ module Loom
       end
     end
 
+    # Phases of +@state+: one Integer instead of a flag per state, so that
+    # a Proc::Evaluation gets by with few instance variables. Ruby 3.1 gives
+    # every instance an ivar table sized to all the ivars its class ever
+    # used: 14 made an evaluation 144 bytes, 5 make it 80, and fresh memory
+    # is what a GC-off benchmark pays for (bench call_methods_waiting,
+    # docs/core.md "Fourth pass").
+    RUNNING = 0   # running, or a root evaluation that is not waiting
+    CONCLUDED = 1 # has its result (Proc::Evaluation); with RUNNING: nothing to settle
+    PENDING = 2   # queued to start (a Proc::Evaluation from call_detached)
+    ZERO_WAIT = 3 # waiting for the loop's next round (a zero-second wait)
+    WAITING = 4   # waiting for a resume, a timer or IO
+    SCHEDULED = 5 # resumed; its run-queue entry has not run yet
+    RESUMED = 6   # root: its entry ran, the loop in its fiber may return
+
     # @param loop [EventLoop] the loop of the thread the evaluation belongs to
     def initialize(loop)
       @loop = loop
-      @waiting = false
-      @scheduled = false
-      @resumed = false
+      @state = RUNNING
     end
 
     # @!attribute [r] __loop__
@@ -71,7 +83,7 @@ module Loom
 
     # @return [Boolean] true while the evaluation waits to be resumed
     def waiting?
-      @waiting
+      (state = @state) == WAITING || state == ZERO_WAIT
     end
 
     # Schedules the waiting evaluation to resume; its wait returns +value+.
@@ -90,8 +102,8 @@ module Loom
         @loop.deliver(self, :__wake__, value)
         return :resumed
       end
-      raise self.class::Error, "already scheduled\n#{Evaluation.notice_for(self)}" if @scheduled
-      raise self.class::Error, "not waiting\n#{Evaluation.notice_for(self)}" unless @waiting
+      raise self.class::Error, "already scheduled\n#{Evaluation.notice_for(self)}" if @state == SCHEDULED
+      raise self.class::Error, "not waiting\n#{Evaluation.notice_for(self)}" unless waiting?
 
       __schedule__(value)
       :resumed
@@ -103,44 +115,23 @@ module Loom
     # @return [void]
     def __wake__(value)
       if Thread.current.equal?(@loop.thread)
-        __schedule__(value) if @waiting
+        __schedule__(value) if (state = @state) == WAITING || state == ZERO_WAIT
       else
         @loop.deliver(self, :__wake__, value)
       end
     end
 
-    # Hot path of every resume (bench call_methods_waiting): {#__enqueue__}
-    # is inlined.
+    # Queues the resume of the waiting evaluation.
+    # @param value [Object] what the wait returns
     # @return [void]
     def __schedule__(value)
-      @waiting = false
-      @scheduled = true
+      @state = SCHEDULED
       if (timer = @timer)
         @timer = nil
-        @loop.cancel_timer(timer) unless timer.is_a?(Integer) # a zero-wait token needs no cancelling
+        @loop.cancel_timer(timer)
       end
-      @stale = (@stale || 0) + 1 if @queued
-      @queued = true
       @run_value = value
       @loop.queue << self
-    end
-
-    # Puts the evaluation on the run queue; a previous entry goes stale.
-    # @return [void]
-    def __enqueue__(value)
-      @stale = (@stale || 0) + 1 if @queued
-      @queued = true
-      @run_value = value
-      @loop.push(self)
-    end
-
-    # Makes the queued entry, if any, stale.
-    # @return [void]
-    def __unqueue__
-      return unless @queued
-
-      @queued = false
-      @stale = (@stale || 0) + 1
     end
 
     # Run by the loop: marks the root evaluation resumed; the loop running in
@@ -151,10 +142,9 @@ module Loom
         @stale = stale > 1 ? stale - 1 : nil
         return
       end
-      @queued = false
-      @scheduled = false
-      @waiting = false
-      @resumed = true
+      return unless @state == SCHEDULED
+
+      @state = RESUMED
       self
     end
 
@@ -166,7 +156,7 @@ module Loom
 
     # @return [Boolean] whether the root evaluation was resumed
     def __resumed__
-      @resumed
+      @state == RESUMED
     end
 
     # @return [void]
@@ -174,12 +164,12 @@ module Loom
       return unless @timer.equal?(timer)
 
       @timer = nil
-      __schedule__(timer.value) if @waiting
+      __schedule__(timer.value) if @state == WAITING
     end
 
     # @return [void]
     def __io_ready__
-      __schedule__(true) if @waiting
+      __schedule__(true) if @state == WAITING
     end
 
     # Suspends until resumed: here, by running the loop in this fiber.
@@ -187,7 +177,7 @@ module Loom
     # @param timeout_result [Object] returned on timeout ({TIMEOUT}: raise)
     # @return [Object] the resume value
     def __await__(within, timeout_result)
-      @waiting = true
+      @state = WAITING
       @timer = @loop.add_timer(within, self, timeout_result) if within
       @loop.run_until(self)
       value = @run_value
@@ -215,41 +205,47 @@ module Loom
     # Suspends until the next round (a zero-second wait).
     # @return [true]
     def __wait_zero__
-      @waiting = true
-      @timer = @loop.add_zero_wait(self)
-      __await__(nil, nil)
+      @state = ZERO_WAIT
+      @loop.add_zero_wait(self)
+      @loop.run_until(self)
+      value = @run_value
+      @run_value = nil
+      value
+    ensure
+      __settle__
     end
 
-    # The loop's zero-second wait +token+ is due.
+    # The loop's zero-second wait is due: queue the resume. No token check:
+    # the phase tells whether the wait still stands, since every zero wait
+    # registered in a round is due at the start of the next, before any run
+    # that could have ended this wait and started another.
     # @return [void]
-    def __zero__(token)
-      return unless @timer.equal?(token)
+    def __zero__(_token)
+      return unless @state == ZERO_WAIT
 
-      @timer = nil
-      return unless @waiting
-
-      # __schedule__(true) inlined, the timer being this spent token (bench
-      # call_methods_waiting "waiting ..." rows, wait_methods "wait 0")
-      @waiting = false
-      @scheduled = true
-      @stale = (@stale || 0) + 1 if @queued
-      @queued = true
+      # __schedule__(true) inlined (wait_methods "wait 0"): no timer
+      @state = SCHEDULED
       @run_value = true
       @loop.queue << self
     end
 
     private
 
-    # Leaves the waiting state for good, whatever ended the wait.
+    # Leaves the waiting state for good, whatever ended the wait: entries
+    # still queued for it go stale.
     def __settle__
-      @resumed = false
-      @waiting = false
-      @scheduled = false
       if (timer = @timer)
         @timer = nil
         @loop.cancel_timer(timer)
       end
-      __unqueue__ if @queued
+      state = @state
+      return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
+
+      if state == SCHEDULED # its queued entry no longer stands for it
+        @stale = (@stale || 0) + 1
+        @run_value = nil
+      end
+      @state = RUNNING
     end
   end
 end

@@ -23,6 +23,11 @@ module Loom
 
       include Store
       include Awaiters
+      include Children
+
+      # Arguments of a start that has none (no array kept per evaluation).
+      NO_ARGS = [].freeze
+      private_constant :NO_ARGS
 
       # @param loop [EventLoop]
       # @param proc [Loom::Proc, nil] the proc to start, by an entry the
@@ -30,18 +35,23 @@ module Loom
       #   nil: the proc is already running
       # @param args [Array, nil]
       def initialize(loop, proc, args) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
+        # @slot holds the proc while PENDING, its Worker while it runs (the
+        # worker keeps the state of each wait: timer, resume value), the
+        # result once CONCLUDED. Everything rarer is in @extras.
         @loop = loop
-        @proc = proc
-        @args = args
-        @waiting = false
-        @scheduled = false
-        @concluded = false
-        @queued = proc ? true : false
+        if proc
+          @state = PENDING
+          @slot = proc
+          (@extras = Extras.new).args = args unless args.nil? || args.empty?
+        else
+          @state = RUNNING
+          @slot = nil
+        end
       end
 
       # @return [Boolean] whether the evaluation has a result
       def concluded?
-        @concluded
+        @state == CONCLUDED || (@extras&.concluded || false)
       end
 
       # Waits for the result (returns at once when concluded). Given a block,
@@ -60,7 +70,7 @@ module Loom
           within = opts.fetch(:within, within)
           timeout_result = opts.fetch(:timeout_result, timeout_result)
         end
-        result = @concluded ? @result : __await_result__(within, timeout_result)
+        result = concluded? ? __result__ : __await_result__(within, timeout_result)
         result = yield result if block_given?
         raise result if result.is_a?(Exception)
 
@@ -69,7 +79,8 @@ module Loom
 
       # Concludes the evaluation with +result+. If it is still running
       # elsewhere, its fiber is unwound (ensure blocks run); its unfinished
-      # children are cancelled; everyone awaiting it is resumed.
+      # children are cancelled; everyone awaiting it is resumed. A proc that
+      # concludes its own evaluation runs on (as in Concurrently).
       # @param result [Object]
       # @return [:concluded]
       # @raise [Evaluation::Error] when already concluded
@@ -80,66 +91,65 @@ module Loom
           @loop.deliver(self, :conclude_to, result)
           return :concluded
         end
-        raise self.class::Error, "already concluded\n#{Loom::Evaluation.notice_for(self)}" if @concluded
+        raise self.class::Error, "already concluded\n#{Loom::Evaluation.notice_for(self)}" if concluded?
 
-        @concluded = true
-        @result = result
-        cancel_fiber
-        cancel_children
-        __notify__
-        :concluded
-      end
-
-      # Waits until every child (evaluations started inside this one) is
-      # concluded; children's errors are not raised here.
-      # @param within [Numeric, nil] seconds to wait at most
-      # @return [true]
-      # @raise [Loom::Evaluation::TimeoutError] when children still run after +within+
-      def await_children(within: nil)
-        deadline = within && (@loop.now + within)
-        while (child = @children&.each_key&.first)
-          left = deadline && [deadline - @loop.now, 0].max
-          child.await_result(within: left) { nil }
-          raise TimeoutError, "children still running after #{within} second(s)" unless child.concluded?
-
-          @children.delete(child)
+        state = @state
+        worker = @slot
+        if state == RUNNING && worker.fiber.equal?(Fiber.current)
+          extras = (@extras ||= Extras.new)
+          extras.concluded = true
+          extras.result = result
+        else
+          @state = CONCLUDED
+          @slot = result
+          @extras&.args = nil
+          cancel_run(state, worker)
         end
-        true
-      end
-
-      # @return [Array<Proc::Evaluation>] unfinished children
-      def children
-        @children ? @children.keys : []
+        cancel_children
+        __notify__(result)
+        :concluded
       end
 
       # @return [String]
       def inspect
-        state = if @concluded then "concluded"
-                elsif @waiting then "waiting"
-                elsif @worker then "running"
+        state = if concluded? then "concluded"
+                elsif waiting? then "waiting"
+                elsif @state == PENDING then "scheduled"
                 else
-                  "scheduled"
+                  "running"
                 end
         "#<#{self.class} #{__id__.to_s(36)} #{state}>"
       end
 
       # --- protocol with the loop, workers and other evaluations ---
 
+      # Queues the resume of the waiting evaluation; +value+ is kept by its
+      # worker, with the wait's timer.
+      # @param value [Object] what the wait returns
+      # @return [void]
+      def __schedule__(value)
+        @state = SCHEDULED
+        worker = @slot
+        if (timer = worker.wait_timer)
+          worker.wait_timer = nil
+          @loop.cancel_timer(timer)
+        end
+        worker.resume_value = value
+        @loop.queue << self
+      end
+
       # Run by the loop: starts the proc, or resumes its fiber.
       # @return [void]
       def __run__
-        if (stale = @stale)
-          @stale = stale > 1 ? stale - 1 : nil
+        if (extras = @extras) && (stale = extras.stale)
+          extras.stale = stale > 1 ? stale - 1 : nil
           return
         end
-        @queued = false
-        @scheduled = false
-        @waiting = false
-        if (worker = @worker)
-          value = @run_value
-          @run_value = nil
-          worker.__resume__(value)
-        elsif !@concluded
+        state = @state
+        if state == SCHEDULED
+          @state = RUNNING
+          @slot.__resume_kept__
+        elsif state == PENDING
           __start__
         end
       end
@@ -148,64 +158,48 @@ module Loom
       def __start__
         loop = @loop
         worker = loop.pool.pop || (loop.fiber_for?(self) && Worker.create(loop)) or return
-        proc = @proc
-        args = @args
-        @proc = @args = nil
-        @worker = worker
-        worker.__start__(proc, args, self)
+        proc = @slot
+        @state = RUNNING
+        @slot = worker
+        worker.__start__(proc, __take_args__, self)
       rescue FiberRefusedError => e
-        proc&.trigger(:error, e)
-        conclude_to(e) unless @concluded
+        @slot.trigger(:error, e)
+        conclude_to(e) unless concluded?
       end
 
       # Hands the start of this evaluation to a free +worker+ (see
       # EventLoop#chain); resumes of a started one stay with the loop.
       # @return [Boolean] whether the worker took it
       def __chain_into__(worker)
-        return false if @worker || @concluded || @stale
+        return false unless @state == PENDING
 
-        @queued = false
-        @scheduled = false
-        @worker = worker
-        proc = @proc
-        args = @args
-        @proc = @args = nil
-        worker.__take__(proc, args, self)
+        proc = @slot
+        @state = RUNNING
+        @slot = worker
+        worker.__take__(proc, __take_args__, self)
         true
       end
 
       # Binds an evaluation created lazily for a running proc to its worker.
       # @return [void]
       def __running_in__(worker)
-        @worker = worker
+        @slot = worker
       end
 
       # Called by the worker when the proc returned, raised or was cancelled.
       # @return [void]
       def __finished__(result)
-        @worker = nil
-        return if @concluded
+        return if @state == CONCLUDED
 
-        @concluded = true
-        @result = result
+        extras = @extras
+        @state = CONCLUDED
+        if extras&.concluded # concluded itself earlier: its awaiters know
+          @slot = extras.result
+          return
+        end
+        @slot = result
         # nobody to tell: no call (bench call_methods "call_detached")
-        __notify__ if @parent || @awaiter || @awaiters
-      end
-
-      # @return [void]
-      def __adopt__(child)
-        (@children ||= {})[child] = true
-        child.__parent__ = self
-      end
-
-      # @return [void]
-      def __parent__=(parent)
-        @parent = parent
-      end
-
-      # @return [void]
-      def __orphan__(child)
-        @children&.delete(child)
+        __notify__(result) if @awaiter || extras
       end
 
       # Waits +seconds+; a zero wait always suspends the proc's fiber, even
@@ -216,37 +210,52 @@ module Loom
 
         # __wait_zero__ and __await__ inlined (bench call_methods_waiting
         # "waiting ..." rows): a zero wait has no timeout to raise.
-        raise Cancelled if @cancel_pending
+        raise Cancelled if @extras&.cancel_pending
 
         begin
-          @waiting = true
-          @timer = @loop.add_zero_wait(self)
+          @state = ZERO_WAIT
+          @loop.add_zero_wait(self)
           value = Fiber.yield(Worker::SUSPENDED)
           raise Cancelled if CANCEL.equal?(value)
 
           value
         ensure
-          # __settle__ inlined: a zero wait's timer is a token, nothing to cancel
-          @waiting = @scheduled = false
-          @timer = nil
-          __unqueue__ if @queued
+          __settle__ unless @state == RUNNING # resumed by its run: nothing to settle
         end
       end
 
       # Suspends the proc's fiber until resumed.
       # @return [Object] the resume value
       def __await__(within, timeout_result)
-        raise Cancelled if @cancel_pending
+        raise Cancelled if @extras&.cancel_pending
 
-        @waiting = true
-        @timer = @loop.add_timer(within, self, timeout_result) if within
+        @state = WAITING
+        @slot.wait_timer = @loop.add_timer(within, self, timeout_result) if within
         value = Fiber.yield(Worker::SUSPENDED)
         raise Cancelled if CANCEL.equal?(value)
         raise TimeoutError, "evaluation timed out after #{within} second(s)" if TIMEOUT.equal?(value)
 
         value
       ensure
-        __settle__
+        __settle__ unless @state == RUNNING
+      end
+
+      # The loop's zero-second wait is due (see Loom::Evaluation#__zero__);
+      # the worker's resume value is already true.
+      # @return [void]
+      def __zero__(_token)
+        return unless @state == ZERO_WAIT
+
+        @state = SCHEDULED
+        @loop.queue << self
+      end
+
+      # @return [void]
+      def __timeout__(timer)
+        return unless @state == WAITING && (worker = @slot).wait_timer.equal?(timer)
+
+        worker.wait_timer = nil
+        __schedule__(timer.value)
       end
 
       private
@@ -263,27 +272,53 @@ module Loom
         e
       end
 
-      # Unwinds the proc's fiber if it is suspended in a wait; if it is up
-      # the current call chain, its next wait raises instead.
-      def cancel_fiber
-        worker = @worker or return __unqueue__
-        return if worker.fiber.equal?(Fiber.current)
-
-        if @waiting || @queued
-          __unqueue__
-          worker.__cancel__(CANCEL)
-        else
-          @cancel_pending = true
-        end
+      # The result of a concluded evaluation.
+      def __result__
+        @state == CONCLUDED ? @slot : @extras.result
       end
 
-      def cancel_children
-        children = @children or return
-        children.each_key.to_a.each do |child|
-          next if child.concluded?
+      # The arguments of a pending start, handed over once.
+      def __take_args__
+        extras = @extras or return NO_ARGS
+        args = extras.args or return NO_ARGS
+        extras.args = nil
+        args
+      end
 
-          child.conclude_to(CancelledError.new("cancelled: its parent evaluation #{__id__.to_s(36)} was concluded"))
+      # Leaves the waiting state, whatever ended the wait other than its run
+      # (an exception raised into the fiber): a queued resume goes stale.
+      def __settle__
+        state = @state
+        return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
+
+        worker = @slot
+        if (timer = worker.wait_timer)
+          worker.wait_timer = nil
+          @loop.cancel_timer(timer)
         end
+        if state == SCHEDULED
+          extras = (@extras ||= Extras.new)
+          extras.stale = (extras.stale || 0) + 1
+          worker.resume_value = true
+        end
+        @state = RUNNING
+      end
+
+      # Ends the run of an evaluation just concluded from +state+ by another
+      # fiber: its fiber, if suspended, is unwound (ensure blocks run; a
+      # queued resume finds it concluded); if the fiber is up the current
+      # call chain, its next wait raises instead.
+      def cancel_run(state, worker)
+        return if state == PENDING # its queued start finds it concluded
+
+        return (@extras ||= Extras.new).cancel_pending = true if state == RUNNING
+
+        if (timer = worker.wait_timer)
+          worker.wait_timer = nil
+          @loop.cancel_timer(timer)
+        end
+        worker.resume_value = true
+        worker.__cancel__(CANCEL)
       end
     end
   end

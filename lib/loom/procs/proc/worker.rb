@@ -56,12 +56,18 @@ module Loom
       #   reader, no Ruby frame: a suspended call/call_nonblock always has one;
       #   bench call_methods_waiting "waiting call_nonblock")
       attr_reader :evaluation
+      # @return [EventLoop::Timer, nil] the timer of the current wait of its evaluation
+      attr_accessor :wait_timer
+      # @return [Object] what the evaluation's next resume returns (true unless set)
+      attr_accessor :resume_value
 
       # @param loop [EventLoop]
       def initialize(loop)
         @loop = loop
         @pool = loop.pool
         @evaluation = nil
+        @wait_timer = nil
+        @resume_value = true
         @fiber = Fiber.new(blocking: false) { work }
         # Resume once now, so that a refused stack shows up here, where the
         # caller gets a clear error, and not in the middle of a start.
@@ -103,9 +109,12 @@ module Loom
         @fiber.resume
       end
 
-      # Resumes the waiting proc with +value+, for the loop (it may chain, see {#__start__}).
+      # Resumes the waiting proc with the value its evaluation's resume left
+      # (see Proc::Evaluation#__schedule__), for the loop (it may chain).
       # @return [Object] SUSPENDED, a Failure or the result
-      def __resume__(value)
+      def __resume_kept__
+        value = @resume_value
+        @resume_value = true
         @chain = true
         @fiber.resume(value)
       end

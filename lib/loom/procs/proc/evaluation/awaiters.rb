@@ -7,16 +7,17 @@ module Loom
       # concludes: the protocol of await_result, Proc#call and await_fastest.
       module Awaiters
         # Registers +evaluation+ to be woken with +value+ (nil: the result)
-        # when this evaluation concludes. The first awaiter gets a slot of its
-        # own, the usual case, so no Hash is allocated for it (bench
-        # call_methods_waiting "waiting call").
+        # when this evaluation concludes. The first awaiter of the result gets
+        # an ivar of its own, the usual case, so no Extras or Hash is
+        # allocated for it (bench call_methods_waiting "waiting call").
         # @return [void]
         def __add_awaiter__(evaluation, value = nil)
-          if @awaiter.nil? && @awaiters.nil?
+          extras = @extras
+          if value.nil? && @awaiter.nil? && (extras.nil? || extras.awaiters.nil?)
             @awaiter = evaluation
-            @awaiter_value = value
           else
-            (@awaiters ||= {})[evaluation] = value
+            extras ||= (@extras = Extras.new)
+            (extras.awaiters ||= {})[evaluation] = value
           end
         end
 
@@ -25,7 +26,7 @@ module Loom
           if @awaiter.equal?(evaluation)
             @awaiter = nil
           else
-            @awaiters&.delete(evaluation)
+            @extras&.awaiters&.delete(evaluation)
           end
         end
 
@@ -36,7 +37,7 @@ module Loom
         # @return [Object] the result
         # @raise [Exception] the result, when it is an exception
         def __await_call__(waiter)
-          unless @concluded
+          unless concluded?
             __add_awaiter__(waiter)
             begin
               waiter.__await__(nil, nil)
@@ -44,22 +45,23 @@ module Loom
               __remove_awaiter__(waiter)
             end
           end
-          raise @result if @result.is_a?(Exception)
+          result = __result__
+          raise result if result.is_a?(Exception)
 
-          @result
+          result
         end
 
         private
 
-        def __notify__
-          @parent&.__orphan__(self)
-          result = @result
+        def __notify__(result)
           if (waiter = @awaiter)
             @awaiter = nil
-            waiter.__wake__(@awaiter_value || result)
+            waiter.__wake__(result)
           end
-          awaiters = @awaiters or return
-          @awaiters = nil
+          extras = @extras or return
+          extras.parent&.__orphan__(self)
+          awaiters = extras.awaiters or return
+          extras.awaiters = nil
           awaiters.each { |other, value| other.__wake__(value || result) }
         end
       end

@@ -4,30 +4,34 @@ module Loom
   class Proc
     class Evaluation < Loom::Evaluation
       # Data kept on an evaluation (Concurrently's Evaluation#[] and #[]=),
-      # in a Hash allocated on first store.
+      # in a Hash allocated on first store (in the evaluation's Extras).
       module Store
         # @param key [Object]
         # @return [Object] the value stored under +key+
         def [](key)
-          @data && @data[key]
+          data = @extras&.data
+          data && data[key]
         end
 
         # @param key [Object]
         # @param value [Object]
         # @return [Object] value
         def []=(key, value)
-          (@data ||= {})[key] = value
+          extras = (@extras ||= Extras.new)
+          (extras.data ||= {})[key] = value
         end
 
         # @param key [Object]
         # @return [Boolean]
         def key?(key)
-          @data ? @data.key?(key) : false
+          data = @extras&.data
+          data ? data.key?(key) : false
         end
 
-        # @return [Array] the keys of the stored data
+        # @return [Array] the keys stored
         def keys
-          @data ? @data.keys : []
+          data = @extras&.data
+          data ? data.keys : []
         end
       end
     end

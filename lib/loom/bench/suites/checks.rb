@@ -50,6 +50,26 @@ module Loom
         TEXT_PATH
       end
 
+      # glibc's malloc_trim, when this Ruby's malloc has it (nil elsewhere).
+      MALLOC_TRIM = begin
+        require "fiddle"
+        Fiddle::Function.new(Fiddle::Handle::DEFAULT["malloc_trim"], [Fiddle::TYPE_SIZE_T], Fiddle::TYPE_INT)
+      rescue LoadError, Fiddle::DLError
+        nil
+      end
+
+      # Untimed, before every check: frees the garbage of what ran before
+      # (the warm-up check) and gives the memory malloc holds free back to
+      # the kernel, so that a check's allocations land on fresh pages on
+      # every trial and every row. Whether malloc kept or returned that
+      # memory otherwise depended on what was allocated above it, i.e. on the
+      # process's history, and decided io_bound (0 or 4,400 page faults).
+      # @return [void]
+      def self.release_free_memory
+        GC.start
+        MALLOC_TRIM&.call(0)
+      end
+
       # @param counterexample [Object, nil] nil when the check did not fail (a failed trial)
       # @param shrinks [Integer]
       # @return [Hash] a failure_simple trial's metrics
@@ -70,9 +90,10 @@ Loom::Bench.suite(:checks) do |s|
                 "its property and runs it, as the seed's scripts do in each iteration; loom's fiber, thread and " \
                 "process backends start one pool per check (lazy forks) and shut it down, its ractor backend " \
                 "starts a ractor per chunk of runs (two alive per worker). Every trial runs in a process " \
-                "forked for it alone, so each starts from the same heap: in a shared process io_bound's 18 MB " \
-                "of strings either reuse what the previous row left in malloc (0 page faults) or fault fresh " \
-                "pages (4,400, ~55 ms), depending on the rows run before, not on the row. failure_simple " \
+                "forked for it alone, and its setup gives the memory malloc holds free back to the kernel " \
+                "(GC.start, malloc_trim), so every check's allocations land on fresh pages: before, io_bound's " \
+                "18 MB of strings reused what earlier checks had left in malloc (0 page faults) or not (4,400, " \
+                "~55 ms) depending on the rows run before, not on the row. failure_simple " \
                 "uses the seed's seed: Pbt shrinks to 114, loom to 101. 'fork per batch' is loom's engine on " \
                 "fresh processes for every batch (parallel gem), what Pbt 0.4's process worker did. " \
                 "Targets: each case, loom's best >= Pbt's best and loom inline >= Pbt none; cpu_bound loom " \
@@ -171,13 +192,17 @@ Loom::Bench.suite(:checks) do |s|
     }
   }
 
-  setup = ->(_ctx) { suite.write_text }
-  # Every row is `isolate: :trial`: a check's cost depends on the heap it
-  # starts from. io_bound allocates 100 x 184 KB of strings; in a process
-  # shared by the rows, whether malloc still holds the memory a previous
-  # check freed (no page fault) or gave it back to the kernel (4,400 faults,
-  # ~55 ms) depended on the rows run before, so the same row took 4 ms or
-  # 75 ms (docs/check.md, "Every trial in a process of its own").
+  setup = lambda do |_ctx|
+    suite.write_text
+    suite.release_free_memory
+  end
+  # Every row is `isolate: :trial` and its setup releases malloc's free
+  # memory: a check's cost depends on the heap it starts from. io_bound
+  # allocates 100 x 184 KB of strings; whether malloc still held the memory
+  # an earlier check freed (no page fault) or had given it back to the
+  # kernel (4,400 faults, ~55 ms) depended on the rows run before, in a
+  # shared process and (less often) in a forked one, so the same row took
+  # 4 ms or 75 ms (docs/check.md, "Every trial in a process of its own").
   # A check's killed workers are reaped in the background; wait for them
   # (untimed) so that their CPU counts in the trial's children CPU.
   reaped = ->(_state, _ctx) { Loom::Workers::ProcessBackend.drain_reaper }
@@ -222,6 +247,7 @@ Loom::Bench.suite(:checks) do |s|
       r.code "prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }\n" \
              "Loom::Check.assert(prop, worker: #{worker.inspect}, seed: SEED, max_shrinks: ctx.quick? ? 1 : 1000)\n" \
              "rescue Loom::Check::Failure  # 2 workers (one per core)"
+      r.setup(&setup)
       r.run { |_state, ctx| failure.call(worker, ctx) }
       r.teardown(&reaped)
     end

@@ -5,20 +5,23 @@
 # and where each thread stands) to OUTDIR/threads.txt just before the timed job.
 #   bundle exec ruby bench/scripts/promises/harness_threads.rb TRIALS OUTDIR
 require "fileutils"
-trials, out = ARGV.fetch(0, "1"), ARGV.fetch(1, "tmp/promises-harness-threads")
+trials = ARGV.fetch(0, "1")
+out = ARGV.fetch(1, "tmp/promises-harness-threads")
 root = File.expand_path("../../..", __dir__)
 src = File.read(File.join(root, "lib/loom/bench/suites/promises.rb"))
 FileUtils.mkdir_p(File.join(root, out))
 log = File.join(root, out, "threads.txt")
 dump = <<~RUBY
   File.open(#{log.inspect}, "a") do |f|
-    f.puts "== \#{Thread.current.inspect[0, 40]} (row #{'#{name}'})"
+    f.puts "== \#{Thread.current.inspect[0, 40]} (row \#{name})"
     Thread.list.each { |t| f.puts "  \#{t.status.inspect} \#{t.backtrace&.find { |l| !l.include?("<internal:") }}" }
   end
 RUBY
-src = src.sub("      r.run { |rig, _ctx| rig.run }", "      r.run { |rig, _ctx| #{dump.lines.map(&:strip).join('; ')}; rig.run }")
+one_line = dump.lines.map(&:strip).join("; ")
+src = src.sub("      r.run { |rig, _ctx| rig.run }", "      r.run { |rig, _ctx| #{one_line}; rig.run }")
 dir = File.join(root, "tmp/promises-threads-suite")
 FileUtils.mkdir_p(dir)
 File.write(File.join(dir, "promises.rb"), src)
 exec({ "LOOM_BENCH_PROMISES" => ENV.fetch("LOOM_BENCH_PROMISES", "20000") },
-     "bundle", "exec", "exe/loom", "bench", "promises", "--suites-dir", dir, "--trials", trials, "--out", out, chdir: root)
+     "bundle", "exec", "exe/loom", "bench", "promises", "--suites-dir", dir, "--trials", trials, "--out", out,
+     chdir: root)

@@ -35,13 +35,19 @@ def idle
 end
 
 def hog
-  jobs = Thread::Queue.new
   turns = 0
   stop = false
   hog = Thread.new { turns += 1 until stop }
-  waiters = Array.new(10) do
-    Thread.new { 5.times { Loom::Promise.new.tap { |p| jobs << p }.value(30) } }
-  end
+  wall, used = hand_out_slowly
+  stop = true
+  hog.join
+  [wall, used, "hog #{(turns / wall / 1e6).round(2)}M turns/s"]
+end
+
+# 10 threads each wait for 5 values a resolver hands out 1 ms apart.
+def hand_out_slowly
+  jobs = Thread::Queue.new
+  waiters = Array.new(10) { Thread.new { 5.times { Loom::Promise.new.tap { |p| jobs << p }.value(30) } } }
   resolver = Thread.new do
     50.times do
       jobs.pop.fulfill(true)
@@ -51,12 +57,8 @@ def hog
   t0 = clock
   c0 = cpu
   waiters.each(&:join)
-  wall = clock - t0
-  used = cpu - c0
-  stop = true
-  hog.join
   resolver.join
-  [wall, used, "hog #{(turns / wall / 1e6).round(2)}M turns/s"]
+  [clock - t0, cpu - c0]
 end
 
 def slow
@@ -77,4 +79,4 @@ def slow
 end
 
 wall, used, extra = send(ARGV.fetch(0))
-puts format("%s %.4f %.4f %s", ARGV[0], wall, used, extra)
+puts format("%<case>s %<wall>.4f %<cpu>.4f %<extra>s", case: ARGV[0], wall: wall, cpu: used, extra: extra)

@@ -18,7 +18,8 @@ at_exit do
   log = TunerLog::LOG
   spin = log.count(&:first)
   mean = ->(rows) { rows.empty? ? 0 : rows.sum { |r| r[1] } / rows.size * 1e6 }
-  warn format("windows %d: spin %d (mean wait %.1f us), park %d (%.1f us); trail %s", log.size, spin,
-              mean.call(log.select(&:first)), log.size - spin, mean.call(log.reject(&:first)),
-              log.last(24).map { |s, m, t| "#{t ? '?' : ''}#{s ? 'S' : 'P'}#{(m * 1e6).round}" }.join(" "))
+  trail = log.last(24).map { |s, m, t| "#{t ? '?' : ''}#{s ? 'S' : 'P'}#{(m * 1e6).round}" }.join(" ")
+  warn format("windows %<n>d: spin %<spin>d (mean wait %<sm>.1f us), park %<park>d (%<pm>.1f us); trail %<trail>s",
+              n: log.size, spin: spin, sm: mean.call(log.select(&:first)), park: log.size - spin,
+              pm: mean.call(log.reject(&:first)), trail: trail)
 end

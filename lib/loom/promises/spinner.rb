@@ -22,9 +22,10 @@ module Loom
     # effectively free (the process pinned, or the other core busy) 16 passes
     # made the job 3-5x faster than a Thread::Queue per job; on a quiet 2-core
     # machine every pass became a cross-core wake-up and the same job ran
-    # 1.7x *slower*; and one more sleeping thread anywhere in the process
-    # (Timeout's, in `loom bench`) made 16 passes 3x slower even on one core
-    # (bench/scripts/promises/sleeper.rb).
+    # 1.7x *slower*; and an idle thread that holds Ruby 3.1's signal fd
+    # (the first thread to sleep while it is free takes it: Timeout's, in
+    # `loom bench`, or one in Queue#pop) made 16 passes 3x slower even on
+    # one core (bench/scripts/promises/vars.rb, docs/promises.md).
     #
     # Fibers under a Fiber scheduler never spin: their scheduler runs the
     # other fibers while they wait, and a pass would stall all of them.

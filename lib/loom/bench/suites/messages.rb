@@ -29,6 +29,17 @@ module Loom
 
       module_function
 
+      # Seconds of one full trial (set-up, job, teardown) for a variant's
+      # cost: { lockstep:, pipelined: } seconds of the job at 20,000 round
+      # trips, scaled to TOTAL, plus per_worker seconds of set-up and
+      # teardown for each worker (docs/bench.md, "messages": measured here
+      # under load; forking a worker process is the largest).
+      # @param cost [Hash{Symbol => Float}]
+      # @param mode [Symbol] :lockstep or :pipelined
+      # @param count [Integer] workers
+      # @return [Float]
+      def estimate(cost, mode, count) = (cost.fetch(mode) * TOTAL / 20_000.0) + (cost.fetch(:per_worker) * count)
+
       # @return [Integer] round trips for this trial
       def total(ctx) = ctx.quick? ? QUICK_TOTAL : TOTAL
 
@@ -51,22 +62,48 @@ module Loom
 
       # --- processes and threads, one master thread ------------------------
 
-      # Forks one worker process per pipe pair.
+      # Forks one worker process per pipe pair, each right after its pipes,
+      # so worker k inherits only the master's ends of the k - 1 workers
+      # before it. Workers close nothing they inherit: closing every other
+      # worker's pipe ends (to see EOF at the end) cost each of 1,000
+      # workers ~4,000 close(2) calls, 5-10 us each here, and took 37-69 s
+      # to start the 1,000 workers of docs/results/latest (see #stop).
+      # Set-up ends when every worker has answered one query, so the timed
+      # job never meets a worker still starting.
       # @return [Hash] the master's state
       def start_processes(count)
-        ends = pipes(count)
-        pids = ends.map { |(queries, _, _, replies)| fork_worker(ends, queries, replies) }
-        ends.each { |(queries, _, _, replies)| queries.close && replies.close }
-        { writers: ends.map { |set| set[1] }, readers: ends.map { |set| set[2] }, pids: pids }
+        writers = []
+        readers = []
+        pids = Array.new(count) do
+          queries, writer = IO.pipe
+          reader, replies = IO.pipe
+          pid = fork_worker(queries, replies)
+          queries.close
+          replies.close
+          writers << writer
+          readers << reader
+          pid
+        end
+        ready(writers, readers)
+        { writers: writers, readers: readers, pids: pids }
       end
 
       # @return [Integer] the pid of a worker serving queries with replies
-      def fork_worker(ends, queries, replies)
+      def fork_worker(queries, replies)
         fork do
-          (ends.flatten - [queries, replies]).each(&:close)
           serve(queries, replies)
           exit!(0)
         end
+      end
+
+      # One round trip to every worker before the clock starts.
+      # @raise [Loom::Error] when a worker does not answer
+      def ready(writers, readers)
+        writers.each { |io| io.write(QUERY) }
+        answered = readers.count { |io| io.read(REPLY.bytesize) == REPLY }
+        return if answered == writers.size
+
+        raise Loom::Error, "#{writers.size - answered} of #{writers.size} worker processes did not answer"
       end
 
       # Starts one worker thread per pipe pair.
@@ -77,10 +114,14 @@ module Loom
         { writers: ends.map { |set| set[1] }, readers: ends.map { |set| set[2] }, threads: threads, ends: ends }
       end
 
-      # Closes the queries, which ends every worker, and reaps them.
+      # Ends every worker and reaps it: threads see EOF once the queries
+      # close; worker processes are killed, since a later sibling holds
+      # their query pipe open too (they close nothing, see #start_processes).
       def stop(state)
+        pids = state.fetch(:pids, [])
+        pids.each { |pid| Process.kill(:KILL, pid) }
         state[:writers].each(&:close)
-        state.fetch(:pids, []).each { |pid| Process.waitpid(pid) }
+        pids.each { |pid| Process.waitpid(pid) }
         state.fetch(:threads, []).each(&:join)
         state.fetch(:ends, [state[:readers]]).flatten.each { |io| io.close unless io.closed? }
       end
@@ -318,7 +359,8 @@ Loom::Bench.suite(:messages) do |s|
                 "\"OK\" (2 bytes). lockstep: the master waits for each reply before the next query (the seed's " \
                 "fiber and thread-per-worker masters); pipelined: it sends up to 1,000 queries to every worker " \
                 "before reading their replies (the seed's process and select masters streamed). Set-up (pipes, " \
-                "forks, threads, fibers, pools) is timed apart. What moves: the seed's variants and 'loom fibers " \
+                "forks, threads, fibers, pools) is timed apart; worker processes have each answered one query " \
+                "before the clock starts. What moves: the seed's variants and 'loom fibers " \
                 "over pipes' write and read bytes through pipes (4 syscalls per round trip); loom's process pool " \
                 "sends Marshal frames through pipes; loom's thread pool hands Ruby objects over a Thread::Queue " \
                 "(2 thread wake-ups per lockstep message) and loom's fiber pool hands them between fibers of one " \
@@ -330,7 +372,10 @@ Loom::Bench.suite(:messages) do |s|
   s.kind :duration
   s.unit "seconds for #{total_label} round trips"
   s.trials 2
-  s.budget 200
+  # 69 rows at the minimum 3 trials take ~5 min here at load ~10 (the
+  # rows' estimates, docs/bench.md "messages"); a smaller budget could not
+  # shrink it, only misstate it.
+  s.budget 320
   s.chart x: :workers
 
   suite = Loom::Bench::MessagesSuite
@@ -347,14 +392,14 @@ Loom::Bench.suite(:messages) do |s|
   }
   variants = {
     "processes" => {
-      library: "ruby", estimate: 1.0, heavy: true,
+      library: "ruby", cost: { lockstep: 1.0, pipelined: 0.35, per_worker: 0.025 }, heavy: true,
       code: ->(mode) { "workers: fork { replies.write(\"OK\") while queries.read(6) }\nmaster: #{master_code[mode]}" },
       setup: ->(n, _mode) { suite.start_processes(n) },
       run: ->(st, total, mode) { suite.select_master(st, total, mode) },
       teardown: ->(st) { suite.stop(st) }
     },
     "threads, select master" => {
-      library: "ruby", estimate: 1.2, heavy: true,
+      library: "ruby", cost: { lockstep: 0.6, pipelined: 0.3, per_worker: 0.0004 }, heavy: true,
       code: lambda { |mode|
         "workers: Thread.new { replies.write(\"OK\") while queries.read(6) }\nmaster: #{master_code[mode]}"
       },
@@ -363,7 +408,7 @@ Loom::Bench.suite(:messages) do |s|
       teardown: ->(st) { suite.stop(st) }
     },
     "thread per worker" => {
-      library: "ruby", estimate: 1.5, heavy: true,
+      library: "ruby", cost: { lockstep: 0.8, pipelined: 0.2, per_worker: 0.0008 }, heavy: true,
       code: lambda { |mode|
         "workers: Thread.new { replies.write(\"OK\") while queries.read(6) }\n" \
         "masters: one Thread per worker: " +
@@ -378,7 +423,7 @@ Loom::Bench.suite(:messages) do |s|
       teardown: ->(st) { suite.stop_thread_per_worker(st) }
     },
     "fibers, blocking read" => {
-      library: "ruby", estimate: 1.0, heavy: false,
+      library: "ruby", cost: { lockstep: 0.25, pipelined: 0.15, per_worker: 0.00015 }, heavy: false,
       code: lambda { |mode|
         "workers: Fiber.new { |n| loop { n.times { replies.write(\"OK\") if queries.read(6) }; n = Fiber.yield } }\n" \
           "master: #{mode == :lockstep ? 1 : '1,000'} writer.write(\"STATUS\") per worker, fiber.resume(n), " \
@@ -389,7 +434,7 @@ Loom::Bench.suite(:messages) do |s|
       teardown: ->(st) { suite.stop(st) }
     },
     "fibers, read_nonblock" => {
-      library: "ruby", estimate: 1.1, heavy: false,
+      library: "ruby", cost: { lockstep: 0.35, pipelined: 0.2, per_worker: 0.0001 }, heavy: false,
       code: lambda { |mode|
         "workers: Fiber.new { loop { q = queries.read_nonblock(6, exception: false)\n  " \
           "q == :wait_readable ? Fiber.yield : replies.write(\"OK\") } }\n" \
@@ -401,7 +446,7 @@ Loom::Bench.suite(:messages) do |s|
       teardown: ->(st) { suite.stop(st) }
     },
     "loom fibers over pipes" => {
-      library: "loom", estimate: 1.0, heavy: false,
+      library: "loom", cost: { lockstep: 0.85, pipelined: 0.27, per_worker: 0.00035 }, heavy: false,
       code: lambda { |mode|
         master = mode == :lockstep ? master_code[:lockstep] : master_code[:one_by_one]
         "Loom.run do\n  workers: Fiber.schedule { replies.write(\"OK\") while queries.read(6) }\n  " \
@@ -427,7 +472,7 @@ Loom::Bench.suite(:messages) do |s|
       "# setup\n#{job}  # #{channel[worker]}"
   }
   variants["loom fiber pool"] = {
-    library: "loom", estimate: 0.6, heavy: false,
+    library: "loom", cost: { lockstep: 0.1, pipelined: 0.04, per_worker: 0.00005 }, heavy: false,
     code: lambda { |mode|
       "Loom.run do  # the master and the pool's fibers share one loop\n#{pool_job.call(:fiber, mode)}\nend"
     },
@@ -438,9 +483,11 @@ Loom::Bench.suite(:messages) do |s|
     },
     teardown: ->(st) { suite.stop_fiber_pool(st) }
   }
+  pool_cost = { thread: { lockstep: 0.7, pipelined: 0.04, per_worker: 0.0003 },
+                process: { lockstep: 5.0, pipelined: 0.9, per_worker: 0.03 } }
   %i[thread process].each do |worker|
     variants["loom #{worker} pool"] = {
-      library: "loom", estimate: 1.5, heavy: true,
+      library: "loom", cost: pool_cost[worker], heavy: true,
       code: ->(mode) { pool_job.call(worker, mode) },
       setup: ->(n, _mode) { suite.start_pool(worker, n) },
       run: ->(st, total, mode) { suite.run_pool(st, total, mode) },
@@ -465,7 +512,7 @@ Loom::Bench.suite(:messages) do |s|
                                                 params: { workers: n, mode: mode }, series: "#{name}, #{mode}",
                                                 isolate: variant[:heavy] && n >= 100,
                                                 quick: quick_counts.include?(n),
-                                                estimate: variant[:estimate] * (mode == :lockstep ? 1.5 : 0.7) do |r|
+                                                estimate: suite.estimate(variant[:cost], mode, n) do |r|
           r.code variant[:code].call(mode)
           r.setup { |ctx| [variant[:setup].call(suite.workers(ctx), mode), suite.total(ctx)] }
           r.run { |(st, total), _ctx| suite.metrics(total, variant[:run].call(st, total, mode), mode) }

@@ -47,10 +47,11 @@ module Loom
       # @param row [Row] as found by {.row_of}
       # @param spec [Hash] as built by {#initialize}
       # @param warmup [Float] the spec's, unless the caller knows the row is warm
+      # @param limit [Boolean] false: the caller enforces the time limit (see Trial#initialize)
       # @return [Hash] the record, marked isolated
-      def self.measure(row, spec, warmup: spec["warmup"])
+      def self.measure(row, spec, warmup: spec["warmup"], limit: true)
         Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: warmup, quick: spec["quick"],
-                       keep_gc: spec["keep_gc"], variant: spec["variant"]).call.merge("isolated" => true)
+                       keep_gc: spec["keep_gc"], variant: spec["variant"], limit: limit).call.merge("isolated" => true)
       end
 
       # The child's lookup, shared with {TrialServer}: the row a spec names,

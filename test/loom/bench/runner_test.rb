@@ -67,6 +67,9 @@ class BenchRunnerTest < Minitest::Test
     own = records_of("own process")
 
     assert_equal([1, 1], own.map { |r| r.dig("metrics", "runs_in_process") })
+    # no Timeout thread beside the job: the parent enforces the limit
+    assert_equal([1, 1], own.map { |r| r.dig("metrics", "threads") })
+    assert(records_of("pid").all? { |r| r.dig("metrics", "threads") == 2 }, "a shared child's trial runs under Timeout")
     first, second = records_of("own process dies once").sort_by { |r| r["trial"] }
     assert_equal "failed", first["status"]
     assert_match(/forked trial exited/, first["error"])

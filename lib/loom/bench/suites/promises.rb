@@ -444,7 +444,8 @@ Loom::Bench.suite(:promises) do |s|
     The article's job: #{suite::WAITERS} waiters each loop {make a promise, push it to a shared queue, wait};
     one resolver pops and fulfils, #{total} promises in all (the article: 900,000; LOOM_BENCH_PROMISES sets it;
     --quick: #{suite::QUICK_TOTAL}). GC is off during the job; threads start untimed. Every waiter counts its
-    completions: a waiter stuck for #{suite::STALL} s lost a wake-up and fails its trial.
+    completions: a waiter stuck for #{suite::STALL} s lost a wake-up and fails its trial. Every trial runs in a
+    process forked for it alone, with no harness thread beside the job (the parent enforces the time limit).
   TEXT
   s.kind :duration
   s.unit "seconds for #{total} promises (--quick: #{suite::QUICK_TOTAL})"
@@ -484,7 +485,7 @@ Loom::Bench.suite(:promises) do |s|
 
   thread_rows.each do |name, (library, requires, how, make, reusable)|
     s.row "#{name}, threads, fresh", library: library, compare: "thread waiters, fresh",
-                                     requires: requires, estimate: per_job do |r|
+                                     requires: requires, estimate: per_job, isolate: :trial do |r|
       r.code "# #{how}\n#{thread_loop}"
       r.setup do |ctx|
         GC.start
@@ -496,7 +497,7 @@ Loom::Bench.suite(:promises) do |s|
     next unless reusable
 
     s.row "#{name}, threads, reuse", library: library, compare: "thread waiters, reuse",
-                                     requires: requires, estimate: per_job do |r|
+                                     requires: requires, estimate: per_job, isolate: :trial do |r|
       r.code "# #{how}; one promise per waiter, reset per job\n#{thread_loop}"
       r.setup do |ctx|
         GC.start
@@ -524,7 +525,7 @@ Loom::Bench.suite(:promises) do |s|
 
   { "fresh" => false, "reuse" => true }.each do |variant, reuse|
     s.row "Loom::Promise, fibers, #{variant}", library: "loom", compare: "fiber waiters, #{variant}",
-                                               estimate: fiber_estimate do |r|
+                                               estimate: fiber_estimate, isolate: :trial do |r|
       r.code "# Loom.concurrently per waiter; Loom::Promise (reuse: #reset); yield: Loom.wait(0)\n#{fiber_loop}"
       r.setup do |ctx|
         GC.start
@@ -537,7 +538,8 @@ Loom::Bench.suite(:promises) do |s|
     primitive = reuse ? "Async::Condition per waiter: wait / signal(true)" : "Async::Variable.new: wait / resolve(true)"
     s.row "async #{reuse ? 'Async::Condition' : 'Async::Variable'}, fibers, #{variant}",
           library: "async", compare: "fiber waiters, #{variant}",
-          requires: ["async", reuse ? "async/condition" : "async/variable"], estimate: fiber_estimate do |r|
+          requires: ["async", reuse ? "async/condition" : "async/variable"], estimate: fiber_estimate,
+          isolate: :trial do |r|
       r.code "# task.async per waiter; #{primitive}; yield: task.yield\n#{fiber_loop}"
       r.setup do |ctx|
         GC.start
@@ -562,7 +564,7 @@ Loom::Bench.suite(:promises) do |s|
     .each do |library, (requires, how)|
     s.row "#{library == 'loom' ? 'Loom::Promise' : 'async + Thread::Queue'}, fibers waiting on a thread",
           library: library, compare: "fiber waiters, thread resolver", requires: requires,
-          estimate: fiber_estimate * 3 do |r|
+          estimate: fiber_estimate * 3, isolate: :trial do |r|
       r.code "# #{how}\n#{mixed_loop}"
       r.setup do |ctx|
         GC.start

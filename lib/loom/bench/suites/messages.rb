@@ -392,7 +392,7 @@ Loom::Bench.suite(:messages) do |s|
   }
   variants = {
     "processes" => {
-      library: "ruby", cost: { lockstep: 1.0, pipelined: 0.35, per_worker: 0.025 }, heavy: true,
+      library: "ruby", cost: { lockstep: 1.0, pipelined: 0.35, per_worker: 0.03 }, heavy: true,
       code: ->(mode) { "workers: fork { replies.write(\"OK\") while queries.read(6) }\nmaster: #{master_code[mode]}" },
       setup: ->(n, _mode) { suite.start_processes(n) },
       run: ->(st, total, mode) { suite.select_master(st, total, mode) },

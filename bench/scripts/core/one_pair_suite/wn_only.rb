@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+# call_methods_waiting reduced to its "waiting call_nonblock" pair, to measure
+# that pair without the rest of the suite around it (docs/core.md, "Slow spells"):
+#   bundle exec exe/loom bench --suites-dir bench/scripts/core/one_pair_suite wn_only --trials 10 --out tmp/wn
+
+require_relative "../../../../lib/loom/bench/suites/support/row_builder"
+
+# "Waiting inside concurrent procs" (concurrently-performance-2017.txt,
+# perf/benchmark_call_methods_waiting.rb): the four call methods on a proc
+# that returns at once and on one that waits 0, each synchronised the way the
+# seed does (call already waits; call_detached and a waiting call_nonblock
+# await every result; call_and_forget waits 0 per batch). loom beside
+# Concurrently 1.2.0.
+Loom::Bench.suite(:wn_only) do |s|
+  s.title "Waiting inside concurrent procs"
+  s.seed "concurrently-performance-2017.txt"
+  s.description "The seed's 8 rows: each call method with a proc that does nothing and with one that waits 0, " \
+                "results synchronised per batch of 100. Every trial runs in a fresh process. " \
+                "Target: loom >= 2x Concurrently on every row."
+  s.kind :rate
+  s.trials 3
+  s.budget 75
+
+  rows = Loom::Bench::Suites::RowBuilder.new(s)
+  batch = "batch = Array.new(100)"
+  # How the seed synchronises each call method's results (perf/stage/benchmark/code_gen/batch.rb).
+  timed = {
+    call: "batch.each{ test_proc.call }\n# Concurrently::Proc#call already synchronizes the results of evaluations",
+    call_nonblock: "batch.each{ test_proc.call_nonblock }",
+    call_detached: "evaluations = batch.map{ test_proc.call_detached }\n" \
+                   "evaluations.each{ |evaluation| evaluation.await_result }",
+    call_and_forget: "batch.each{ test_proc.call_and_forget }\nwait 0"
+  }
+  waiting_nonblock = "evaluations = batch.map{ test_proc.call_nonblock }\n" \
+                     "evaluations.each{ |evaluation| evaluation.await_result }"
+
+  { call_nonblock: waiting_nonblock }.each do |method, code|
+    rows.pair "waiting #{method}", setup: "test_proc = concurrent_proc{ wait 0 }\n#{batch}", timed: code
+  end
+end

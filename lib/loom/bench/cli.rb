@@ -18,11 +18,9 @@ module Loom
                loom bench render DIR                   re-render DIR/results.json as report.md and report.html
       TEXT
 
-      # Seconds after which a default run starts no further trial: 20 minutes.
-      # A default run plans ~13 minutes; on this shared machine load from other
-      # jobs has stretched suites to 1.6x their estimates, and a run cut short
-      # leaves rows with fewer trials.
-      DEFAULT_DEADLINE = 20 * 60.0
+      # Seconds after which a default run starts no further trial: 14 minutes,
+      # leaving one for the trials under way and the reports.
+      DEFAULT_DEADLINE = 14 * 60.0
 
       # @param argv [Array<String>] the arguments after `bench`
       # @param out [IO] where reports (and --json) go
@@ -174,7 +172,7 @@ module Loom
         opts.on("--quick", "a smoke run: every suite end to end in under a minute") { @options[:quick] = true }
         opts.on("--gc", "keep GC on in rate windows (default: off during the window)") { @options[:keep_gc] = true }
         opts.on("--seed N", Integer, "seed of the random order (printed by every run)") { |v| @options[:seed] = v }
-        opts.on("--deadline S", Float, "start no trial after S seconds (default 1200 unless sized; 0: none)") do |v|
+        opts.on("--deadline S", Float, "start no trial after S seconds (default 840 unless sized; 0: none)") do |v|
           raise UsageError, "bad value for --deadline: #{v}; expected seconds >= 0, e.g. 600" if v.negative?
 
           @options[:deadline] = v.zero? ? nil : v

@@ -56,7 +56,7 @@ module Loom
         return serve if @options[:serve]
 
         Bench.load_suites(@options[:suites_dir])
-        suites = select_suites(names)
+        suites = keep_rows(select_suites(names))
         return list(suites) if @options[:list]
 
         results = Runner.new(suites, **run_options).call
@@ -97,6 +97,16 @@ module Loom
                             "#{registry.keys.sort.join(', ')}#{load_note}"
         end
         names.empty? ? registry.values.sort_by(&:name) : names.uniq.map { |n| registry.fetch(n) }
+      end
+
+      # --rows: the suites' rows whose name matches, and the suites left with any.
+      def keep_rows(suites)
+        pattern = @options[:rows] or return suites
+        kept = suites.map { |suite| suite.keep_rows(pattern) }.reject { |suite| suite.rows.empty? }
+        raise UsageError, "no row of #{suites.map(&:name).join(', ')} matches --rows #{pattern.source.inspect}" if
+          kept.empty?
+
+        kept
       end
 
       def load_note
@@ -195,6 +205,11 @@ module Loom
         opts.on("--json", "print the results JSON to stdout (tables go to stderr)") { @options[:json] = true }
         opts.on("--list", "list suites and rows, measure nothing") { @options[:list] = true }
         opts.on("--suites-dir DIR", "load suites from DIR instead of loom's") { |v| @options[:suites_dir] = v }
+        opts.on("--rows REGEX", "measure only the rows whose name matches REGEX") do |v|
+          @options[:rows] = Regexp.new(v)
+        rescue RegexpError => e
+          raise UsageError, "bad value for --rows: #{v.inspect}; expected a regular expression (#{e.message})"
+        end
       end
 
       def positive(value, option, expected)

@@ -31,6 +31,16 @@ module Loom
         yield self if block_given?
       end
 
+      # Keeps only the rows whose name matches +pattern+, for a run of
+      # `loom bench --rows` (the trials' own processes look rows up by name
+      # in a fresh load of the suite file, so only this process's plan changes).
+      # @param pattern [Regexp]
+      # @return [Suite] self
+      def keep_rows(pattern)
+        @rows.select! { |row| pattern.match?(row.name) }
+        self
+      end
+
       # @param text [String, nil] @return [String] a one-line title
       def title(text = nil) = attribute(:@title, text) || name
 

@@ -50,6 +50,23 @@ class BenchCliTest < Minitest::Test
     assert_equal 2, loom("bench", "compare", "only-one.json").last
   end
 
+  def test_rows_keeps_the_matching_rows_and_refuses_a_bad_pattern
+    out, _err, status = loom("bench", "--list", "--rows", "^forked", "--suites-dir", FIXTURES)
+
+    assert_equal 0, status
+    assert_match(/^  forked sum  \[loom, isolated\]$/, out)
+    refute_match(/^  pid  /, out)
+    refute_match(/^demo_rate /, out) # no row of it matches: the suite goes
+
+    _out, err, status = loom("bench", "--list", "--rows", "(", "--suites-dir", FIXTURES)
+    assert_equal 2, status
+    assert_match(/bad value for --rows: "\(";/, err)
+
+    _out, err, status = loom("bench", "--list", "--rows", "nothing like it", "--suites-dir", FIXTURES)
+    assert_equal 2, status
+    assert_match(/no row of demo_duration, demo_rate matches --rows "nothing like it"/, err)
+  end
+
   def test_list_names_suites_and_rows
     out, _err, status = loom("bench", "--list", "--suites-dir", FIXTURES)
 

@@ -130,10 +130,7 @@ module Loom
       def __schedule__(value)
         @state = SCHEDULED
         worker = @slot
-        if (timer = worker.wait_timer)
-          worker.wait_timer = nil
-          @loop.cancel_timer(timer)
-        end
+        worker.__drop_wait_timer__
         worker.resume_value = value
         @loop.queue << self
       end
@@ -298,10 +295,7 @@ module Loom
         return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
 
         worker = @slot
-        if (timer = worker.wait_timer)
-          worker.wait_timer = nil
-          @loop.cancel_timer(timer)
-        end
+        worker.__drop_wait_timer__
         if state == SCHEDULED
           extras = (@extras ||= Extras.new)
           extras.stale = (extras.stale || 0) + 1
@@ -319,11 +313,6 @@ module Loom
 
         return (@extras ||= Extras.new).cancel_pending = true if state == RUNNING
 
-        if (timer = worker.wait_timer)
-          worker.wait_timer = nil
-          @loop.cancel_timer(timer)
-        end
-        worker.resume_value = true
         worker.__cancel__(CANCEL)
       end
     end

@@ -120,11 +120,23 @@ module Loom
       end
 
       # Resumes the waiting proc with +value+ (the cancel signal) from
-      # outside the loop's round: when done it must not chain.
+      # outside the loop's round: when done it must not chain. The wait's
+      # timer and any resume value kept for it go.
       # @return [Object] SUSPENDED, a Failure or the result
       def __cancel__(value)
+        __drop_wait_timer__
+        @resume_value = true
         @chain = false
         @fiber.resume(value)
+      end
+
+      # Cancels the timer of the current wait, if it has one (the wait was
+      # resumed, cancelled or left by an exception).
+      # @return [void]
+      def __drop_wait_timer__
+        timer = @wait_timer or return
+        @wait_timer = nil
+        @loop.cancel_timer(timer)
       end
 
       # Takes the next job while running in its fiber (EventLoop#chain).

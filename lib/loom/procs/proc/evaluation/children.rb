@@ -14,7 +14,7 @@ module Loom
         # @raise [Loom::Evaluation::TimeoutError] when children still run after +within+
         def await_children(within: nil)
           deadline = within && (@loop.now + within)
-          while (child = children.first)
+          while (child = first_child)
             left = deadline && [deadline - @loop.now, 0].max
             child.await_result(within: left) { nil }
             unless child.concluded?
@@ -49,6 +49,13 @@ module Loom
         end
 
         private
+
+        # The oldest unfinished child, without listing them all (a parent may
+        # have thousands).
+        def first_child
+          children = @extras&.children or return
+          children.each_key.first
+        end
 
         def cancel_children
           children = @extras&.children or return

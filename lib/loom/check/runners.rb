@@ -5,6 +5,7 @@ require_relative "runners/window"
 require_relative "runners/inline"
 require_relative "runners/pool"
 require_relative "runners/ractor_chunks"
+require_relative "runners/ractor_workers"
 require_relative "runners/fork_per_batch"
 
 module Loom
@@ -15,13 +16,13 @@ module Loom
     module Runners
       # @param property [Property]
       # @param options [Options]
-      # @return [Inline, Pool, RactorChunks, ForkPerBatch]
+      # @return [Inline, Pool, RactorWorkers, ForkPerBatch]
       def self.for(property, options)
         case options.worker
         when :inline then Inline.new(property)
         when :fork_per_batch then ForkPerBatch.new(property, size: options.size)
         when :ractor
-          RactorChunks.claim(property, options) || Pool.new(property, worker: :ractor, size: options.size)
+          RactorWorkers.claim(property, options) || Pool.new(property, worker: :ractor, size: options.size)
         else Pool.new(property, worker: options.worker, size: options.size)
         end
       end

@@ -51,10 +51,10 @@ class CheckRunnersTest < Minitest::Test
     assert_raises(Loom::Check::TimeoutError) { Timeout.timeout(LIMIT) { window.take(deadline) } }
   end
 
-  def test_ractor_checks_run_a_ractor_per_chunk_unless_a_timeout_is_asked
+  def test_ractor_checks_run_their_own_ractors_unless_a_timeout_is_asked
     prop = C.property(C.nat) { |n| n >= 0 }
     runner = Runners.for(prop, options)
-    assert_instance_of Runners::RactorChunks, runner
+    assert_instance_of Runners::RactorWorkers, runner
     assert_instance_of Runners::Pool, Runners.for(prop, options(timeout: 5)).tap(&:close)
   ensure
     runner&.close
@@ -63,13 +63,13 @@ class CheckRunnersTest < Minitest::Test
   def test_one_ractor_check_at_a_time_runs_its_own_ractors
     prop = C.property(C.nat) { |n| n >= 0 }
     first = Runners.for(prop, options)
-    assert_instance_of Runners::RactorChunks, first
+    assert_instance_of Runners::RactorWorkers, first
     second = Runners.for(prop, options)
     assert_instance_of Runners::Pool, second, "a check in another thread meanwhile must not Ractor.select too"
     first.close
     second.close # its ractor pool's collector would send the next check to a pool too
     third = Runners.for(prop, options)
-    assert_instance_of Runners::RactorChunks, third
+    assert_instance_of Runners::RactorWorkers, third
   ensure
     [first, second, third].compact.each(&:close)
   end
@@ -78,7 +78,7 @@ class CheckRunnersTest < Minitest::Test
     limit = 5
     assert_raises(Loom::Check::NotIsolatableError) { Runners.for(C.property(C.nat) { |n| n < limit }, options) }
     runner = Runners.for(C.property(C.nat) { |n| n >= 0 }, options)
-    assert_instance_of Runners::RactorChunks, runner
+    assert_instance_of Runners::RactorWorkers, runner
   ensure
     runner&.close
   end
@@ -107,13 +107,37 @@ class CheckRunnersTest < Minitest::Test
   def test_a_ractor_select_did_not_ask_for_is_dropped
     runner = Runners.for(C.property(C.nat) { |n| n >= 0 }, options)
     stray = Ractor.new { :stray }
-    mine = Ractor.new { :mine }
-    answers = [[stray, [[0, :stale], nil]], [mine, [nil, 0.001]]]
-    taken = Ractor.stub(:select, ->(*_ractors) { answers.shift }) { runner.send(:take, { mine => 0 }) }
-    assert_equal [mine, [nil, 0.001]], taken
+    mine = runner.instance_variable_get(:@outstanding).keys.first
+    answers = [[stray, [0, [[0, :stale], nil]]], [mine, [1, [nil, 0.001]]]]
+    taken = Ractor.stub(:select, ->(*_ractors) { answers.shift }) { runner.send(:take) }
+    assert_equal [mine, [1, [nil, 0.001]]], taken
   ensure
     runner&.close
-    [stray, mine].compact.each(&:take)
+    stray&.take
+  end
+
+  def test_a_ractor_check_starts_one_ractor_per_worker_and_they_end_after_it
+    before = Ractor.count
+    prop = C.property(C.integer(min: 0, max: 1000)) { |n| n < 300 }
+    runner = Runners.for(prop, options)
+    assert_equal before + 2, Ractor.count
+    runner.close
+    result = Timeout.timeout(LIMIT) { C.check(prop, seed: 9, worker: :ractor, size: 2) }
+    assert_predicate result, :failed?
+    Timeout.timeout(LIMIT) { sleep 0.01 until Ractor.count <= before }
+  end
+
+  # A failure leaves later chunks running; their results come back during
+  # the next call (the next shrink step) and must not count for it.
+  def test_results_of_chunks_behind_a_failure_do_not_count_in_the_next_call
+    runner = Runners.for(C.property(C.nat) { |n| n != 0 }, options)
+    failure = Timeout.timeout(LIMIT) { runner.first_failure(Array.new(40) { |i| [i, i] }, nil) }
+    assert_equal 0, failure[0]
+    assert_nil Timeout.timeout(LIMIT) { runner.first_failure(Array.new(40) { |i| [i, i + 1] }, nil) }
+    later = Timeout.timeout(LIMIT) { runner.first_failure(Array.new(40) { |i| [i, i - 5] }, nil) }
+    assert_equal 5, later[0]
+  ensure
+    runner&.close
   end
 
   def test_a_value_a_ractor_cannot_take_is_a_harness_error

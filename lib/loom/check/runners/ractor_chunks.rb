@@ -18,67 +18,14 @@ module Loom
       # the A/B and docs/check.md the figures.
       #
       # Ractors cannot be killed: the chunks behind a failure run to their
-      # end, unawaited, as a pool's would. The pool runner is used instead
-      # when {.claim} says no.
+      # end, unawaited, as a pool's would.
+      #
+      # This was worker: :ractor's runner until {RactorWorkers} (a ractor per
+      # worker for the whole check) replaced it; it is kept, like
+      # {ForkPerBatch}, as the baseline of bench/scripts/check/ractor_gap.rb
+      # and window_ab.rb, which make it in place of {Runners.for}'s choice.
       class RactorChunks
         include Chunking
-
-        # Name of the thread with which a Loom ractor pool receives its
-        # workers' messages (Loom::Workers::RactorCollector).
-        COLLECTOR = "loom-ractor-collector"
-        @warned = nil
-        @busy = false
-        @busy_lock = Thread::Mutex.new
-
-        # A runner for this check, or nil when the check must use the pool
-        # runner: with `timeout:` (Ractor.select cannot time out; the pool
-        # runner can), while a Loom ractor pool's collector waits in
-        # Ractor.receive, or while another thread runs a ractor check. On
-        # Ruby 3.1 two threads of the main ractor waiting on ractors at once
-        # can get each other's values (the wait state is per ractor), so one
-        # RactorChunks runner at a time takes from ractors.
-        #
-        # @param property [Property]
-        # @param options [Options]
-        # @return [RactorChunks, nil]
-        # @raise [NotIsolatableError] when the block cannot be isolated
-        def self.claim(property, options)
-          return nil unless options.timeout.nil? && Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
-          return nil unless take_turn
-
-          begin
-            new(property, size: options.size)
-          rescue StandardError
-            release
-            raise
-          end
-        end
-
-        # Lets the next check claim a runner.
-        # @return [void]
-        def self.release
-          @busy_lock.synchronize { @busy = false }
-        end
-
-        # @return [Boolean] true when no other check was running ractors (and now this one is)
-        def self.take_turn
-          @busy_lock.synchronize do
-            next false if @busy
-
-            @busy = true
-          end
-        end
-        private_class_method :take_turn
-
-        # Ruby's experimental-feature warning, said once per process in loom's words.
-        # @return [void]
-        def self.warn_once
-          return if @warned == Process.pid
-
-          @warned = Process.pid
-          warn "loom: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
-               "can crash the whole process. Prefer worker: :process for production.", category: :experimental
-        end
 
         # @param property [Property]
         # @param size [Integer] workers
@@ -91,7 +38,7 @@ module Loom
         end
 
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
-        # @param _deadline [Float, nil] always nil ({.claim})
+        # @param _deadline [Float, nil] ignored (Ractor.select cannot time out)
         # @return [(Integer, Exception), nil] the lowest-index failure
         # @raise [Loom::Workers::UnmarshalableError] when a value cannot be copied into a ractor
         # @raise [HarnessError] when a ractor ends by an error of its own (not the property's)
@@ -114,10 +61,7 @@ module Loom
         # Ractors still running (behind a failure) end by themselves.
         # @param _options [Hash] abort: (unused: every ractor ends with its chunk)
         # @return [void]
-        def close(**_options)
-          RactorChunks.release unless @closed
-          @closed = true
-        end
+        def close(**_options); end
 
         private
 
@@ -133,7 +77,7 @@ module Loom
         end
 
         def start(chunk)
-          RactorChunks.warn_once
+          RactorWorkers.warn_once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
           Ractor.new(@handler, chunk, name: "loom-check") { |handler, batch| handler.call([0, batch]) }

@@ -1,0 +1,209 @@
+# frozen_string_literal: true
+
+module Loom
+  module Check
+    module Runners
+      # worker: :ractor. `size` ractors started for this check alone when the
+      # runner is made (before the engine generates values, so their threads
+      # start meanwhile), each fed chunks through its inbox (Ractor#send,
+      # which does not wait) and giving back one result per chunk
+      # (Ractor.yield, taken by the driver with Ractor.select). Up to
+      # IN_FLIGHT chunks wait in a worker's inbox, so it never idles between
+      # chunks for the driver.
+      #
+      # Why not a ractor per chunk (the runner before this one): starting a
+      # ractor and its thread, and ending it, cost the driver and the
+      # kernel ~0.1 ms of CPU each, 48 times for cpu_bound, on the 2 cores
+      # the runs need; cpu_bound took 62 ms against 54 ms for 2 bare ractors
+      # of 50 runs (bench/scripts/check/ractor_gap.rb, docs/check.md).
+      # Why not a Loom::Pool of ractors: its chunks cross four threads of the
+      # main ractor and it costs ~2 ms to start and stop; here the driver is
+      # the only thread and a check's ractors end by themselves.
+      #
+      # Chunks behind a failure still run (a ractor cannot be stopped); their
+      # results are dropped when they come back (each chunk carries a serial
+      # number). {#close} closes the workers' ports: each ends after the
+      # chunk in hand, unawaited.
+      class RactorWorkers
+        include Chunking
+
+        # Name of the thread with which a Loom ractor pool receives its
+        # workers' messages (Loom::Workers::RactorCollector).
+        COLLECTOR = "loom-ractor-collector"
+        @warned = nil
+        @busy = false
+        @busy_lock = Thread::Mutex.new
+
+        # A runner for this check, or nil when the check must use the pool
+        # runner: with `timeout:` (Ractor.select cannot time out; the pool
+        # runner can), while a Loom ractor pool's collector waits in
+        # Ractor.receive, or while another thread runs a ractor check. On
+        # Ruby 3.1 two threads of the main ractor waiting on ractors at once
+        # can get each other's values (the wait state is per ractor), so one
+        # RactorWorkers runner at a time takes from ractors.
+        #
+        # @param property [Property]
+        # @param options [Options]
+        # @return [RactorWorkers, nil]
+        # @raise [NotIsolatableError] when the block cannot be isolated
+        def self.claim(property, options)
+          return nil unless options.timeout.nil? && Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
+          return nil unless take_turn
+
+          begin
+            new(property, size: options.size)
+          rescue StandardError
+            release
+            raise
+          end
+        end
+
+        # Lets the next check claim a runner.
+        # @return [void]
+        def self.release
+          @busy_lock.synchronize { @busy = false }
+        end
+
+        # @return [Boolean] true when no other check was running ractors (and now this one is)
+        def self.take_turn
+          @busy_lock.synchronize do
+            next false if @busy
+
+            @busy = true
+          end
+        end
+        private_class_method :take_turn
+
+        # Ruby's experimental-feature warning, said once per process in loom's words.
+        # @return [void]
+        def self.warn_once
+          return if @warned == Process.pid
+
+          @warned = Process.pid
+          warn "loom: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
+               "can crash the whole process. Prefer worker: :process for production.", category: :experimental
+        end
+
+        # @param property [Property]
+        # @param size [Integer] workers
+        # @raise [NotIsolatableError] when the block cannot be isolated
+        def initialize(property, size:)
+          predicate = Isolation.shareable(property.predicate)
+          @handler = Ractor.make_shareable(Handler.build(predicate, property.mode))
+          @size = size
+          start_chunking
+          @serial = 0
+          @outstanding = {} # worker => chunks sent and not taken back, this call's or stale
+          @open = {} # serial => window number, this call's chunks only
+          size.times { @outstanding[start_worker] = 0 }
+        end
+
+        # @param cases [Array<(Integer, Object)>] [index, args] in index order
+        # @param _deadline [Float, nil] always nil ({.claim})
+        # @return [(Integer, Exception), nil] the lowest-index failure
+        # @raise [Loom::Workers::UnmarshalableError] when a value cannot be copied into a ractor
+        # @raise [HarnessError] when a ractor ends by an error of its own (not the property's)
+        def first_failure(cases, _deadline)
+          window = Window.new
+          @open.clear
+          sent = 0
+          loop do
+            sent = fill(window, cases, sent)
+            return nil if window.in_flight.zero?
+
+            number, failure = take_back(window)
+            window.settle(number, failure)
+            return window.decided if window.decided
+          end
+        end
+
+        # Closes every worker's ports: a worker ends once the chunk in hand
+        # is done (its Ractor.yield or Ractor.receive raises ClosedError).
+        # @param _options [Hash] abort: (unused: the ractors are never awaited)
+        # @return [void]
+        def close(**_options)
+          return if @closed
+
+          @closed = true
+          RactorWorkers.release
+          @outstanding.each_key do |worker|
+            worker.close_incoming
+            worker.close_outgoing
+          end
+        end
+
+        private
+
+        def start_worker
+          RactorWorkers.warn_once
+          experimental = Warning[:experimental]
+          Warning[:experimental] = false
+          Ractor.new(@handler, name: "loom-check") do |handler|
+            loop do
+              serial, batch = Ractor.receive
+              Ractor.yield([serial, handler.call([0, batch])])
+            end
+          rescue Ractor::ClosedError
+            nil # the check is over
+          end
+        ensure
+          Warning[:experimental] = experimental
+        end
+
+        def fill(window, cases, sent)
+          while window.in_flight < @limit && sent < cases.size && !window.failed?
+            size = chunk_size(cases.size - sent, window.in_flight)
+            break unless size
+
+            send_chunk(cases[sent, size], window)
+            sent += size
+          end
+          sent
+        end
+
+        # To the worker with the fewest chunks waiting (stale ones count: the
+        # worker runs them first).
+        def send_chunk(chunk, window)
+          worker, = @outstanding.min_by { |_, count| count }
+          worker.send([@serial, chunk])
+          @open[@serial] = window.open
+          @outstanding[worker] += 1
+          @serial += 1
+        rescue TypeError, Ractor::Error => e
+          raise Loom::Workers::UnmarshalableError.new("a value of the runs at indices #{chunk.first[0]}.." \
+                                                      "#{chunk.last[0]} cannot be copied into a ractor: " \
+                                                      "#{e.message}; generate plain data or use worker: :process",
+                                                      item: chunk.first[1], index: chunk.first[0])
+        end
+
+        # Takes results until one of this call's chunks is back.
+        # @return [(Integer, Object)] its window number and failure
+        def take_back(window)
+          loop do
+            worker, (serial, (failure, per_run)) = take
+            @outstanding[worker] -= 1
+            number = @open.delete(serial)
+            next unless number
+
+            window.close
+            learn(per_run)
+            return [number, failure]
+          end
+        end
+
+        # On Ruby 3.1, Ractor.select can return a ractor it was not given
+        # (docs/check.md, "Bug found on the way"): such an answer is dropped.
+        def take
+          loop do
+            ractor, result = Ractor.select(*@outstanding.keys)
+            return [ractor, result] if @outstanding.key?(ractor)
+          end
+        rescue Ractor::Error => e
+          cause = e.cause || e
+          raise HarnessError, "a check's ractor ended by #{cause.class}: #{cause.message} " \
+                              "(an error of the machinery, not of the property)"
+        end
+      end
+    end
+  end
+end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "proc/arguments"
+
 module Loom
   # A concurrent proc: a Proc whose calls run in a fiber of their own, so
   # they can wait (for time, IO, a resume, another evaluation's result)
@@ -22,6 +24,10 @@ module Loom
     # The proc's own Proc#call, used by the fiber that runs it.
     alias __invoke__ call
 
+    NONE = Arguments::NONE
+    EMPTY = Arguments::EMPTY
+    private_constant :NONE, :EMPTY
+
     # @return [Class] the class of the evaluations the proc creates
     attr_reader :evaluation_class
 
@@ -33,12 +39,15 @@ module Loom
 
     # Runs the proc now in a fiber and returns its result, waiting for it if
     # the proc waits.
-    # @param args [Array] passed to the proc
+    # @param arg1 [Object] the first of up to Arguments::MAX arguments for the proc (see Arguments)
     # @return [Object] the proc's result
     # @raise [Exception] what the proc raised
     # @example
     #   Loom.concurrent_proc { |a, b| a + b }.call(1, 2) # => 3
-    def call(*args)
+    def call(arg1 = no_args = NONE, arg2 = NONE, arg3 = NONE, arg4 = NONE,
+             arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
+      # No Array per call: see Arguments.
+      args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       # Hot path (bench call_methods "conproc.call"): inlined call_nonblock.
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
@@ -56,13 +65,16 @@ module Loom
     # Runs the proc now in a fiber. If it finishes without waiting, returns
     # its result (or raises its error); if it waits, returns its evaluation,
     # which the loop resumes later.
-    # @param args [Array] passed to the proc
+    # @param arg1 [Object] the first of up to Arguments::MAX arguments for the proc (see Arguments)
     # @return [Object, Proc::Evaluation]
     # @raise [Exception] what the proc raised before waiting
     # @example
     #   Loom.concurrent_proc { :now }.call_nonblock              # => :now
     #   Loom.concurrent_proc { Loom.wait(0) }.call_nonblock      # => #<Loom::Proc::Evaluation>
-    def call_nonblock(*args)
+    def call_nonblock(arg1 = no_args = NONE, arg2 = NONE, arg3 = NONE, arg4 = NONE,
+                      arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
+      # No Array per call: see Arguments.
+      args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       # Hot path (bench call_methods "conproc.call_nonblock").
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
@@ -77,12 +89,15 @@ module Loom
 
     # Schedules the proc to start in the next loop iteration; it takes a fiber
     # only when it starts. Inside an evaluation the new one is its child.
-    # @param args [Array] passed to the proc
+    # @param arg1 [Object] the first of up to Arguments::MAX arguments for the proc (see Arguments)
     # @return [Proc::Evaluation]
     # @example
     #   evaluation = Loom.concurrent_proc { :later }.call_detached
     #   evaluation.await_result # => :later
-    def call_detached(*args)
+    def call_detached(arg1 = no_args = NONE, arg2 = NONE, arg3 = NONE, arg4 = NONE,
+                      arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
+      # No Array per call: see Arguments.
+      args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       evaluation = @evaluation_class.new(loop, self, args) # queued: see its initialize
@@ -92,12 +107,15 @@ module Loom
     end
 
     # Schedules the proc like {#call_detached} but creates no evaluation.
-    # @param args [Array] passed to the proc
+    # @param arg1 [Object] the first of up to Arguments::MAX arguments for the proc (see Arguments)
     # @return [nil]
     # @example
     #   Loom.concurrent_proc { puts "hi" }.call_and_forget
     #   Loom.wait 0 # prints "hi"
-    def call_and_forget(*args)
+    def call_and_forget(arg1 = no_args = NONE, arg2 = NONE, arg3 = NONE, arg4 = NONE,
+                        arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
+      # No Array per call: see Arguments.
+      args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       loop.queue << ((job = loop.jobs.pop) ? job.__set__(self, args) : Job.new(loop, self, args))

@@ -20,10 +20,11 @@ module Loom
       # main ractor and it costs ~2 ms to start and stop; here the driver is
       # the only thread and a check's ractors end by themselves.
       #
-      # Chunks behind a failure still run (a ractor cannot be stopped); their
-      # results are dropped when they come back (each chunk carries a serial
-      # number). {#close} closes the workers' ports: each ends after the
-      # chunk in hand, unawaited.
+      # A ractor cannot be stopped: after a failure, a worker still holding
+      # chunks is let go and replaced ({#retire_busy}), and {#close} lets
+      # every worker go. A worker let go ends after the chunk in hand (its
+      # ports are closed), unawaited. Each chunk carries a serial number, so
+      # a result that is not this call's is dropped.
       class RactorWorkers
         include Chunking
 
@@ -113,7 +114,7 @@ module Loom
 
             number, failure = take_back(window)
             window.settle(number, failure)
-            return window.decided if window.decided
+            return retire_busy(window.decided) if window.decided
           end
         end
 
@@ -126,13 +127,29 @@ module Loom
 
           @closed = true
           RactorWorkers.release
-          @outstanding.each_key do |worker|
-            worker.close_incoming
-            worker.close_outgoing
-          end
+          @outstanding.each_key { |worker| close_ports(worker) }
         end
 
         private
+
+        # A worker still holding chunks behind a failure would make the next
+        # call (the next shrink step) wait for them: it is let go (it ends
+        # after the chunk in hand, its queued chunks never run) and a fresh
+        # one, ~0.1 ms to start, takes its place.
+        # @return [(Integer, Exception)] failure
+        def retire_busy(failure)
+          @outstanding.select { |_, count| count.positive? }.each_key do |worker|
+            @outstanding.delete(worker)
+            close_ports(worker)
+            @outstanding[start_worker] = 0
+          end
+          failure
+        end
+
+        def close_ports(worker)
+          worker.close_incoming
+          worker.close_outgoing
+        end
 
         def start_worker
           RactorWorkers.warn_once

@@ -15,6 +15,8 @@ module Loom
   # concurrent proc (e.g. the thread's root fiber) runs the loop itself until
   # it is resumed. Concurrent procs yield back to whoever resumed them.
   class EventLoop
+    include Fibers
+    include Timers
     # Raised when a fiber waits, nothing is scheduled, no IO or timer is
     # pending and no other thread exists that could wake it.
     class DeadlockError < Error; end
@@ -26,6 +28,10 @@ module Loom
 
     # Idle fibers kept for reuse; more are let finish so memory stays bounded.
     POOL_SIZE = 1_000
+
+    # Replaces the entries that ran when the run queue is compacted.
+    NOTHING = [].freeze
+    private_constant :NOTHING
 
     # Seconds between deadlock checks while a loop waits only for other threads.
     DEADLOCK_CHECK_INTERVAL = 1.0
@@ -53,21 +59,13 @@ module Loom
 
     # @return [Thread] the thread the loop belongs to
     attr_reader :thread
-    # @return [Array] idle worker fibers (see Loom::Proc::Worker)
-    attr_reader :pool
     # @return [Array<#__run__>] the run queue, appended to directly (cheaper
-    #   than #push: bench call_methods "call_detached", "call_and_forget")
+    #   than #push: bench call_methods "call_detached", "call_and_forget").
+    #   Entries before the head index have run; see #run_until.
     attr_reader :queue
     # @return [Array] spent call_and_forget jobs kept for reuse (at most
     #   POOL_SIZE): bench call_methods "conproc.call_and_forget"
     attr_reader :jobs
-    # @return [Array] starts held back while {#max_live_fibers} fibers live;
-    #   while any are, finished workers stay pooled for them (bench spawn)
-    attr_reader :held
-    # @return [Integer] the maximum of live fibers before starts are held back
-    attr_accessor :max_live_fibers
-    # @return [Integer] proc fibers alive (running, waiting or idle in the pool)
-    attr_reader :fibers
 
     def initialize
       @thread = Thread.current
@@ -89,6 +87,7 @@ module Loom
     def reinitialize!
       @start = now
       @queue.clear
+      @head = 0
       @zero.clear
       @timers.clear
       @io.clear
@@ -96,6 +95,7 @@ module Loom
       @held.clear
       @fibers = 0
       @round_left = 0
+      @unswept = 0
       @seq = 0
       reset_wakeup
       self
@@ -121,87 +121,21 @@ module Loom
     # @return [Boolean] true when nothing is queued to run right now (zero-
     #   second waits count as queued: they run in the next round)
     def idle?
-      @queue.empty? && @zero.empty?
+      @queue.size == @head && @zero.empty?
     end
 
     # Whether a zero-second wait would find nothing to run before it: no
-    # queued or held entry, no other zero wait, no timer due (the inbox and
-    # IO are not looked at by such a round either).
+    # queued or held entry, no other zero wait, no timer due, no wake-up
+    # from another thread and no fiber waiting for IO (ready IO is only
+    # known by asking the selector, which a round does).
     # @return [Boolean]
     def nothing_due?
-      @queue.empty? && @zero.empty? && @held.empty? && (@timer_list.empty? || @timer_list[0].time > now)
-    end
-
-    # Sets a timer that calls +target.__timeout__(timer)+ after +seconds+.
-    # @param seconds [Numeric]
-    # @param target [#__timeout__]
-    # @param value [Object] carried by the timer
-    # @return [Timer]
-    def add_timer(seconds, target, value)
-      @timers.push(Timer.new(now + seconds, @seq += 1, target, value))
-    end
-
-    # Registers a zero-second wait: +target.__zero__(token)+ is called at the
-    # start of the next round, in due order with the timers. Cheaper than a
-    # {Timer} (bench wait_methods "wait 0" and the waiting call rows): three
-    # slots in a flat list, no heap.
-    # @param target [#__zero__]
-    # @return [Integer] the token (a {#cancel_timer} of it is a no-op)
-    def add_zero_wait(target)
-      # The time only orders it against timers pending now: any timer set
-      # later is due later anyway, so without timers no clock read is needed.
-      @zero << target << (@timer_list.empty? ? 0.0 : now) << (@seq += 1)
-      @seq
-    end
-
-    # Removes +timer+ for real (no dead entry is left behind).
-    # @param timer [Timer, Integer] a timer, or a zero-wait token (no-op)
-    # @return [void]
-    def cancel_timer(timer)
-      @timers.delete(timer) unless timer.is_a?(Integer)
-    end
-
-    # @return [Integer] pending timers (zero-second waits included)
-    def timer_count
-      @timers.size + (@zero.size / 3)
+      @queue.size == @head && @zero.empty? && @held.empty? && @inbox.empty? && !@io.waiting? &&
+        (@timer_list.empty? || @timer_list[0].time > now)
     end
 
     # @return [IOWatch] the IO readiness registry
     attr_reader :io
-
-    # @return [Integer] proc fibers running or waiting (not idle in the pool)
-    def live
-      @fibers - @pool.size
-    end
-
-    # Whether a new proc fiber may be created for +entry+; if not, the entry
-    # is held back and re-queued when a fiber is free again. Only the slow
-    # path (empty pool) gets here.
-    # @param entry [#__run__]
-    # @return [Boolean]
-    def fiber_for?(entry)
-      return true if @fibers < @max_live_fibers
-
-      @held << entry
-      false
-    end
-
-    # Lets go of the idle pooled fibers (the garbage collector frees them),
-    # e.g. to give memory back after a burst.
-    # @return [Integer] how many were dropped
-    def drop_idle_fibers
-      count = @pool.size
-      @fibers -= count
-      @pool.clear
-      count
-    end
-
-    # Counts a fiber created (+1) or ended (-1).
-    # @param delta [Integer]
-    # @return [void]
-    def count_fiber(delta)
-      @fibers += delta
-    end
 
     # Delivers +receiver.__send__(message, argument)+ to this loop's thread.
     # Safe from any thread; wakes the loop if it is sleeping.
@@ -218,7 +152,7 @@ module Loom
     # @param until_done [#__resumed__]
     # @return [void]
     # @raise [DeadlockError] when nothing could ever resume +until_done+
-    def run_until(until_done) # rubocop:disable Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
+    def run_until(until_done) # rubocop:disable Metrics/AbcSize, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
       queue = @queue
       outer_round = @round_left
       until until_done.__resumed__
@@ -226,19 +160,30 @@ module Loom
         # order (Concurrently's order: scheduled starts first, then waits);
         # what the round schedules waits for the next round, after IO.
         fire_due unless @timer_list.empty? && @zero.empty?
-        @round_left = queue.size
+        @unswept += 1
+        @round_left = queue.size - @head
         while @round_left > 0 # rubocop:disable Style/NumericPredicate -- opt_gt, no call (bench wait_methods)
           @round_left -= 1
+          entry = queue[@head]
+          @head += 1
           # An entry's __run__ returns the root evaluation it resumed, so the
           # flag is only read then (bench wait_methods "wait 0").
-          return if queue.shift.__run__.equal?(until_done) && until_done.__resumed__
+          next unless entry.__run__.equal?(until_done) && until_done.__resumed__
+
+          # The round's last entry resumed the waiter: still take in what
+          # the round's poll would have, or a waiter that loops on `wait 0`
+          # would starve held starts, IO waiters and other threads' wake-ups.
+          catch_up_on_return if @round_left.zero? && !(@held.empty? && @inbox.empty? && !@io.waiting?)
+          return
         end
+        compact_queue
         # #poll inlined when nothing is held, queued from outside or watched
         # (bench call_methods_waiting: one call less per round)
         poll unless @held.empty? && @inbox.empty? && !@io.watching? && !queue.empty?
       end
     ensure
       @round_left = outer_round
+      compact_queue if @head > 0 # rubocop:disable Style/NumericPredicate -- opt_gt, no call
     end
 
     # Lets a proc fiber that just finished a job start the round's next entry
@@ -247,58 +192,57 @@ module Loom
     # @param worker [Object] the finished, free worker
     # @return [Boolean] true when +worker+ took the next entry
     def chain(worker)
-      return false unless @round_left > 0 && (entry = @queue.first) && entry.__chain_into__(worker) # rubocop:disable Style/NumericPredicate
+      return false unless @round_left > 0 && (entry = @queue[@head]) && entry.__chain_into__(worker) # rubocop:disable Style/NumericPredicate
 
-      @queue.shift
+      @head += 1
       @round_left -= 1
       true
     end
 
     private
 
+    # Drops the entries that ran from the front of the run queue. The queue
+    # is read through a head index, not Array#shift: shift makes a long array
+    # share its buffer with a hidden copy, and the next push after it
+    # emptied leaves both to the garbage collector, an object and a buffer
+    # of fresh memory per round with GC off (~100 ns an entry here:
+    # bench/scripts/core/fresh_probe.rb cf). Assigning an empty slice keeps
+    # the buffer (Array#clear would shrink it).
+    def compact_queue
+      return if (head = @head).zero?
+
+      @queue[0, head] = NOTHING
+      @head = 0
+    end
+
     # One round of everything that is not the run queue: the inbox, due
     # timers, IO readiness. Sleeps when nothing is runnable.
     def poll
+      catch_up
+      sleep_until_work if @queue.size == @head
+    end
+
+    # Queues what is ready outside the run queue without sleeping: held
+    # starts with a fiber free, the inbox, ready IO.
+    def catch_up
       release_held unless @held.empty?
       drain_inbox unless @inbox.empty?
-      @io.sweep if @io.watching?
-      sleep_until_work if @queue.empty?
+      sweep_io if @io.watching?
     end
 
-    # Re-queues held-back starts for the idle fibers and the fibers that may
-    # still be created.
-    def release_held
-      free = @pool.size + @max_live_fibers - @fibers
-      while free.positive? && !@held.empty?
-        @queue << @held.shift
-        free -= 1
-      end
+    # #catch_up when a waiter returns from the loop at the end of a round.
+    # IO is swept only if a round ran since the last sweep: the round that
+    # resumed an IO waiter came from a sweep just before, and sweeping again
+    # would double the selector calls (bench wait_methods "await_readable").
+    def catch_up_on_return
+      release_held unless @held.empty?
+      drain_inbox unless @inbox.empty?
+      sweep_io if @unswept > 1 && @io.waiting?
     end
 
-    # Schedules the zero-second waits and the due timers, merged by due time.
-    def fire_due
-      zero = @zero
-      return fire_zero(zero, 0) if @timer_list.empty?
-
-      time = now
-      index = 0
-      while (timer = @timers.first) && timer.time <= time
-        while index < zero.size && zero[index + 1] <= timer.time
-          zero[index].__zero__(zero[index + 2])
-          index += 3
-        end
-        @timers.shift
-        timer.target.__timeout__(timer)
-      end
-      fire_zero(zero, index)
-    end
-
-    def fire_zero(zero, index)
-      while index < zero.size
-        zero[index].__zero__(zero[index + 2])
-        index += 3
-      end
-      zero.clear
+    def sweep_io
+      @unswept = 0
+      @io.sweep
     end
 
     def sleep_until_work

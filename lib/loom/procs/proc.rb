@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "proc/arguments"
+require_relative "proc/bare_start"
 
 module Loom
   # A concurrent proc: a Proc whose calls run in a fiber of their own, so
@@ -23,6 +24,8 @@ module Loom
   class Proc < ::Proc
     # The proc's own Proc#call, used by the fiber that runs it.
     alias __invoke__ call
+
+    include BareStart
 
     NONE = Arguments::NONE
     EMPTY = Arguments::EMPTY
@@ -51,7 +54,7 @@ module Loom
       # Hot path (bench call_methods "conproc.call"): inlined call_nonblock.
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
-      worker = loop.pool.pop || Worker.create(loop)
+      worker = loop.pool.delete_at(-1) || Worker.create(loop) # not pop: see EventLoop#pool
       result = worker.__call__(self, args, context)
       return result unless Worker::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
@@ -78,7 +81,7 @@ module Loom
       # Hot path (bench call_methods "conproc.call_nonblock").
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
-      worker = loop.pool.pop || Worker.create(loop)
+      worker = loop.pool.delete_at(-1) || Worker.create(loop) # not pop: see EventLoop#pool
       result = worker.__call__(self, args, context)
       return result unless Worker::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
@@ -114,11 +117,12 @@ module Loom
     #   Loom.wait 0 # prints "hi"
     def call_and_forget(arg1 = no_args = NONE, arg2 = NONE, arg3 = NONE, arg4 = NONE,
                         arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
-      # No Array per call: see Arguments.
-      args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
-      loop.queue << ((job = loop.jobs.pop) ? job.__set__(self, args) : Job.new(loop, self, args))
+      # Without arguments the proc itself is the entry (see BareStart); no
+      # Array per call either way (see Arguments).
+      entry = no_args ? self : Job.for(loop, self, Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8))
+      loop.queue << entry
       nil
     end
   end

@@ -29,6 +29,22 @@ class ProcArgumentsTest < Minitest::Test
     end
   end
 
+  # Without arguments call_and_forget queues the proc itself (no Job):
+  # it keeps its place among other starts, and while starts are held back
+  # (too many live fibers) it waits for a fiber like any other.
+  def test_call_and_forget_without_arguments_keeps_order_and_waits_for_fibers
+    order = Thread.new do
+      loop = Loom::EventLoop.current
+      loop.max_live_fibers = 3
+      seen = []
+      bare = Loom.concurrent_proc { |tag = :bare| Loom.wait(0) && (seen << tag) }
+      6.times { |i| i.even? ? bare.call_and_forget : bare.call_and_forget(i) }
+      Loom.wait(0) until seen.size == 6
+      [seen, loop.held.size]
+    end.value
+    assert_equal [[:bare, 1, :bare, 3, :bare, 5], 0], order
+  end
+
   private
 
   def forget(args)

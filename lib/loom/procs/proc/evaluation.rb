@@ -154,7 +154,8 @@ module Loom
       # @return [void]
       def __start__
         loop = @loop
-        worker = loop.pool.pop || (loop.fiber_for?(self) && Worker.create(loop)) or return
+        # delete_at(-1), not pop: see EventLoop#pool.
+        worker = loop.pool.delete_at(-1) || (loop.fiber_for?(self) && Worker.create(loop)) or return
         proc = @slot
         @state = RUNNING
         @slot = worker

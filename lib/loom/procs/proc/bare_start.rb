@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+module Loom
+  class Proc < ::Proc
+    # A {Proc#call_and_forget} without arguments queues the proc itself, not
+    # a {Job}: nothing needs to be kept but the proc. This module makes a
+    # proc a run-queue entry: the loop starts it in a pooled fiber
+    # ({#__run__}), or a worker that just finished takes it in place
+    # ({#__chain_into__}), as it does a Job. No Job is taken from and given
+    # back to the loop's free list per call (bench call_methods
+    # "conproc.call_and_forget"; bench/scripts/core/fresh_probe.rb cf).
+    module BareStart
+      # Starts the proc without arguments (or holds it back while too many
+      # fibers are live; it comes back here when one is free).
+      # @return [Object] what the worker's fiber returned
+      def __run__
+        loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__loop__
+        # delete_at(-1), not pop: see EventLoop#pool.
+        worker = loop.pool.delete_at(-1) || (loop.fiber_for?(self) && Worker.create(loop)) or return
+        worker.__start__(self, Arguments::EMPTY, nil)
+      rescue FiberRefusedError => e
+        trigger(:error, e)
+      end
+
+      # A free worker that finished its job runs this start next, in place.
+      # @param worker [Worker]
+      # @return [true]
+      def __chain_into__(worker)
+        worker.__take__(self, Arguments::EMPTY, nil)
+        true
+      end
+    end
+  end
+end

@@ -102,18 +102,25 @@ class CheckRunnersTest < Minitest::Test
     assert_equal [expected.runs, expected.original], [result.runs, result.original]
   end
 
-  # Ruby 3.1's Ractor.select once handed back a ractor of an earlier batch
-  # (abandoned behind a failure); the runner must drop it and wait on.
-  def test_a_ractor_select_did_not_ask_for_is_dropped
-    runner = Runners.for(C.property(C.nat) { |n| n >= 0 }, options)
-    stray = Ractor.new { :stray }
-    mine = runner.instance_variable_get(:@outstanding).keys.first
-    answers = [[stray, [0, [[0, :stale], nil]]], [mine, [1, [nil, 0.001]]]]
-    taken = Ractor.stub(:select, ->(*_ractors) { answers.shift }) { runner.send(:take) }
-    assert_equal [mine, [1, [nil, 0.001]]], taken
+  # Results reach the main ractor's inbox: the driver counts only its own
+  # call's, and drops those of chunks it no longer waits for or of earlier checks.
+  def test_a_check_counts_only_its_own_results
+    runner = Runners.for(C.property(C.nat) { |n| n != 3 }, options)
+    tag = Runners::RactorWorkers::TAG
+    Ractor.current.send([tag, runner.object_id, 999, [[0, :stale], nil]])
+    Ractor.current.send([tag, runner.object_id + 1, 0, [[0, :other], nil]])
+    assert_equal 3, Timeout.timeout(LIMIT) { runner.first_failure(Array.new(8) { |i| [i, i] }, nil) }[0]
   ensure
     runner&.close
-    stray&.take
+  end
+
+  def test_a_worker_ending_by_an_error_of_its_own_is_a_harness_error
+    runner = Runners.for(C.property(C.nat) { |_| raise NoMemoryError, "stub" }, options)
+    assert_instance_of Runners::RactorWorkers, runner
+    error = assert_raises(Loom::Check::HarnessError) { Timeout.timeout(LIMIT) { runner.first_failure([[0, 1]], nil) } }
+    assert_match(/NoMemoryError: stub/, error.message)
+  ensure
+    runner&.close
   end
 
   def test_a_ractor_check_starts_one_ractor_per_worker_and_they_end_after_it

@@ -61,8 +61,12 @@ module Loom
         # @return [Integer]
         def share_of(left) = (left.to_f / (@size * SPREAD)).ceil
 
+        # How many slices the probe is cut into: one per worker.
+        # @return [Integer]
+        def probe_slices = @size
+
         def probe_slice(left)
-          size = [(PROBE.to_f / @size).ceil, @probe_left, left].min
+          size = [(PROBE.to_f / probe_slices).ceil, @probe_left, left].min
           @probe_left -= size
           size
         end

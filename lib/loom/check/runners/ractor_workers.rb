@@ -6,10 +6,10 @@ module Loom
       # worker: :ractor. `size` ractors started for this check alone when the
       # runner is made (before the engine generates values, so their threads
       # start meanwhile), each fed chunks through its inbox (Ractor#send,
-      # which does not wait) and giving back one result per chunk
-      # (Ractor.yield, taken by the driver with Ractor.select). Up to
-      # IN_FLIGHT chunks wait in a worker's inbox, so it never idles between
-      # chunks for the driver.
+      # which does not wait) and sending one result per chunk to the main
+      # ractor ({.serve}), where the driver takes it (Ractor.receive_if, its
+      # own results only). Up to IN_FLIGHT chunks wait in a worker's inbox,
+      # so it never idles between chunks for the driver.
       #
       # Why not a ractor per chunk (the runner before this one): starting a
       # ractor and its thread, and ending it, cost the driver and the
@@ -22,12 +22,16 @@ module Loom
       #
       # A ractor cannot be stopped: after a failure, a worker still holding
       # chunks is let go and replaced ({#retire_busy}), and {#close} lets
-      # every worker go. A worker let go ends after the chunk in hand (its
-      # ports are closed), unawaited. Each chunk carries a serial number, so
-      # a result that is not this call's is dropped.
+      # every worker go. A worker let go ends after the chunks it was sent
+      # (its inbox is closed), unawaited. Each chunk carries a serial number,
+      # so a result that is not this call's is dropped.
       class RactorWorkers
         include Chunking
 
+        # First element of a worker's message to the main ractor. A Loom
+        # ractor pool's collector drops messages so tagged (no inbox has this
+        # token), should one outlive its check.
+        TAG = :loom_check
         # Name of the thread with which a Loom ractor pool receives its
         # workers' messages (Loom::Workers::RactorCollector).
         COLLECTOR = "loom-ractor-collector"
@@ -36,7 +40,7 @@ module Loom
         @busy_lock = Thread::Mutex.new
 
         # A runner for this check, or nil when the check must use the pool
-        # runner: with `timeout:` (Ractor.select cannot time out; the pool
+        # runner: with `timeout:` (Ractor.receive cannot time out; the pool
         # runner can), while a Loom ractor pool's collector waits in
         # Ractor.receive, or while another thread runs a ractor check. On
         # Ruby 3.1 two threads of the main ractor waiting on ractors at once
@@ -94,8 +98,8 @@ module Loom
           @size = size
           start_chunking
           @serial = 0
-          @outstanding = {} # worker => chunks sent and not taken back, this call's or stale
-          @open = {} # serial => window number, this call's chunks only
+          @outstanding = {} # worker => chunks sent and not taken back
+          @open = {} # serial => [window number, worker] of this call's chunks
           size.times { @outstanding[start_worker] = 0 }
         end
 
@@ -118,8 +122,8 @@ module Loom
           end
         end
 
-        # Closes every worker's ports: a worker ends once the chunk in hand
-        # is done (its Ractor.yield or Ractor.receive raises ClosedError).
+        # Closes every worker's inbox: a worker ends once the chunks it was
+        # sent are done (its Ractor.receive raises ClosedError).
         # @param _options [Hash] abort: (unused: the ractors are never awaited)
         # @return [void]
         def close(**_options)
@@ -127,42 +131,58 @@ module Loom
 
           @closed = true
           RactorWorkers.release
-          @outstanding.each_key { |worker| close_ports(worker) }
+          @outstanding.each_key(&:close_incoming)
+        end
+
+        # A worker's loop (in its ractor): run each chunk received and send
+        # its result to the main ractor, until the inbox is closed. Results
+        # go by Ractor.main.send, which does not wait: with Ractor.yield the
+        # worker waited for the driver to wake up and take each result before
+        # it could start the chunk already queued (0.5 ms a chunk at load
+        # 1.5, 5 ms on a loaded machine; bench/scripts/check/ractor_timeline.rb).
+        # @param handler [Proc] shareable ({Handler.build})
+        # @param id [Integer] the runner's, so that its driver takes only its own results
+        # @return [void]
+        def self.serve(handler, id)
+          loop do
+            serial, batch = Ractor.receive
+            Ractor.main.send([TAG, id, serial, handler.call([0, batch])])
+          end
+        rescue Ractor::ClosedError
+          nil # the check is over
+        rescue Exception => e # rubocop:disable Lint/RescueException -- the driver must hear of any end
+          Ractor.main.send([TAG, id, nil, "#{e.class}: #{e.message}"])
         end
 
         private
 
+        # The probe goes out as IN_FLIGHT slices per worker (cpu_bound: 2 runs
+        # each), so that a worker whose first slice is done runs its second
+        # while the driver wakes up and sizes the next chunks. With one slice
+        # per worker it idled until then: 5 ms on a loaded machine
+        # (bench/scripts/check/ractor_timeline.rb, docs/check.md).
+        def probe_slices = @limit
+
         # A worker still holding chunks behind a failure would make the next
-        # call (the next shrink step) wait for them: it is let go (it ends
-        # after the chunk in hand, its queued chunks never run) and a fresh
-        # one, ~0.1 ms to start, takes its place.
+        # call (the next shrink step) wait for them: it is let go (its inbox
+        # is closed: it ends after the chunks it was sent, whose results are
+        # dropped) and a fresh one, ~0.1 ms to start, takes its place.
         # @return [(Integer, Exception)] failure
         def retire_busy(failure)
           @outstanding.select { |_, count| count.positive? }.each_key do |worker|
             @outstanding.delete(worker)
-            close_ports(worker)
+            worker.close_incoming
             @outstanding[start_worker] = 0
           end
+          @open.clear
           failure
-        end
-
-        def close_ports(worker)
-          worker.close_incoming
-          worker.close_outgoing
         end
 
         def start_worker
           RactorWorkers.warn_once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(@handler, name: "loom-check") do |handler|
-            loop do
-              serial, batch = Ractor.receive
-              Ractor.yield([serial, handler.call([0, batch])])
-            end
-          rescue Ractor::ClosedError
-            nil # the check is over
-          end
+          Ractor.new(@handler, object_id, name: "loom-check") { |handler, id| RactorWorkers.serve(handler, id) }
         ensure
           Warning[:experimental] = experimental
         end
@@ -178,12 +198,11 @@ module Loom
           sent
         end
 
-        # To the worker with the fewest chunks waiting (stale ones count: the
-        # worker runs them first).
+        # To the worker with the fewest chunks waiting.
         def send_chunk(chunk, window)
           worker, = @outstanding.min_by { |_, count| count }
           worker.send([@serial, chunk])
-          @open[@serial] = window.open
+          @open[@serial] = [window.open, worker]
           @outstanding[worker] += 1
           @serial += 1
         rescue TypeError, Ractor::Error => e
@@ -193,32 +212,32 @@ module Loom
                                                       item: chunk.first[1], index: chunk.first[0])
         end
 
-        # Takes results until one of this call's chunks is back.
+        # Takes results until one of this call's chunks is back. A result of
+        # a worker let go ({#retire_busy}), this check's or an earlier one's
+        # (one runner at a time: {.claim}), is dropped, so that none stays in
+        # the main ractor's inbox for good.
         # @return [(Integer, Object)] its window number and failure
+        # @raise [HarnessError] when a worker ended by an error of its own
         def take_back(window)
           loop do
-            worker, (serial, (failure, per_run)) = take
-            @outstanding[worker] -= 1
-            number = @open.delete(serial)
+            _tag, id, serial, result = Ractor.receive_if { |message| message.is_a?(Array) && message[0] == TAG }
+            next unless id == object_id
+
+            crashed(result) if serial.nil?
+
+            number, worker = @open.delete(serial)
             next unless number
 
+            @outstanding[worker] -= 1
             window.close
-            learn(per_run)
-            return [number, failure]
+            learn(result[1])
+            return [number, result[0]]
           end
         end
 
-        # On Ruby 3.1, Ractor.select can return a ractor it was not given
-        # (docs/check.md, "Bug found on the way"): such an answer is dropped.
-        def take
-          loop do
-            ractor, result = Ractor.select(*@outstanding.keys)
-            return [ractor, result] if @outstanding.key?(ractor)
-          end
-        rescue Ractor::Error => e
-          cause = e.cause || e
-          raise HarnessError, "a check's ractor ended by #{cause.class}: #{cause.message} " \
-                              "(an error of the machinery, not of the property)"
+        # @param why [String] "Class: message" of the error that ended a worker
+        def crashed(why)
+          raise HarnessError, "a check's ractor ended by #{why} (an error of the machinery, not of the property)"
         end
       end
     end

@@ -32,6 +32,10 @@ module Loom
         # ractor pool's collector drops messages so tagged (no inbox has this
         # token), should one outlive its check.
         TAG = :loom_check
+        # Seconds of runs behind a failure above which their worker is let go
+        # rather than kept busy with them: starting a fresh ractor costs
+        # ~0.1 ms of CPU (failure_simple, microseconds a run, keeps its two).
+        RETIRE_AFTER = 0.0005
         # Name of the thread with which a Loom ractor pool receives its
         # workers' messages (Loom::Workers::RactorCollector).
         COLLECTOR = "loom-ractor-collector"
@@ -99,7 +103,8 @@ module Loom
           start_chunking
           @serial = 0
           @outstanding = {} # worker => chunks sent and not taken back
-          @open = {} # serial => [window number, worker] of this call's chunks
+          @open = {} # serial => [window number, worker, runs] of this call's chunks
+          @stale = {} # serial => worker, of chunks behind a failure on a worker kept
           size.times { @outstanding[start_worker] = 0 }
         end
 
@@ -163,19 +168,25 @@ module Loom
         # (bench/scripts/check/ractor_timeline.rb, docs/check.md).
         def probe_slices = @limit
 
-        # A worker still holding chunks behind a failure would make the next
-        # call (the next shrink step) wait for them: it is let go (its inbox
-        # is closed: it ends after the chunks it was sent, whose results are
-        # dropped) and a fresh one, ~0.1 ms to start, takes its place.
+        # A worker still holding more than RETIRE_AFTER of runs behind a
+        # failure would make the next call (the next shrink step) wait for
+        # them: it is let go (its inbox is closed: it ends after the chunks it
+        # was sent, whose results are dropped) and a fresh one takes its
+        # place. A worker kept has its chunks' results dropped as they come.
         # @return [(Integer, Exception)] failure
         def retire_busy(failure)
-          @outstanding.select { |_, count| count.positive? }.each_key do |worker|
-            @outstanding.delete(worker)
-            worker.close_incoming
-            @outstanding[start_worker] = 0
-          end
+          pending = Hash.new(0)
+          @open.each_value { |(_, worker, runs)| pending[worker] += runs }
+          pending.each { |worker, runs| retire(worker) unless @per_run && @per_run * runs < RETIRE_AFTER }
+          @open.each { |serial, (_, worker, _)| @stale[serial] = worker if @outstanding.key?(worker) }
           @open.clear
           failure
+        end
+
+        def retire(worker)
+          @outstanding.delete(worker)
+          worker.close_incoming
+          @outstanding[start_worker] = 0
         end
 
         def start_worker
@@ -202,7 +213,7 @@ module Loom
         def send_chunk(chunk, window)
           worker, = @outstanding.min_by { |_, count| count }
           worker.send([@serial, chunk])
-          @open[@serial] = [window.open, worker]
+          @open[@serial] = [window.open, worker, chunk.size]
           @outstanding[worker] += 1
           @serial += 1
         rescue TypeError, Ractor::Error => e
@@ -225,7 +236,9 @@ module Loom
 
             crashed(result) if serial.nil?
 
-            number, worker = @open.delete(serial)
+            next if stale?(serial)
+
+            number, worker, = @open.delete(serial)
             next unless number
 
             @outstanding[worker] -= 1
@@ -233,6 +246,13 @@ module Loom
             learn(result[1])
             return [number, result[0]]
           end
+        end
+
+        # @return [Boolean] whether the result is of a chunk behind a failure (then dropped)
+        def stale?(serial)
+          worker = @stale.delete(serial)
+          @outstanding[worker] -= 1 if worker
+          !worker.nil?
         end
 
         # @param why [String] "Class: message" of the error that ended a worker

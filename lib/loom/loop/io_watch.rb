@@ -85,6 +85,11 @@ module Loom
         end
       end
 
+      # @return [Integer] evaluations waiting on an IO (a reader, no Ruby
+      #   frame: EventLoop#nothing_due? asks on every `wait 0`, bench
+      #   wait_methods "wait 0")
+      attr_reader :waiting
+
       # @return [Boolean] true when no evaluation waits on an IO
       def empty?
         @waiting.zero?

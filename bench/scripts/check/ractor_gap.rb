@@ -1,8 +1,11 @@
-# Where the gap between loom's cpu_bound ractor check and bare ractors goes:
-# the same 100 × tarai(9, 4, 0) as the loom check (:inline, :ractor), 2 bare
-# ractors of 50, bare ractors of 2 runs with 4 alive (loom's chunking without
-# loom), and the main ractor running 50 while one ractor runs 50. Variants
-# (and loom_chunks: loom's runner before RactorWorkers) interleaved in random order; wall and process CPU (all threads), median [min–max].
+# Where the gap between loom's cpu_bound ractor check and bare ractors goes: the
+# same 100 × tarai(9, 4, 0) as the loom check on :inline, :ractor (loom_ractor;
+# loom_ractor4 with 4 workers; loom_chunks with RactorChunks, the runner before
+# RactorWorkers), 2 bare ractors of 50 (bare2), bare ractors of 2 runs with 4 alive
+# (loom's old chunking without loom), the main ractor running 50 while one ractor
+# runs 50, and the main ractor and one ractor pulling 2-run chunks from a dispatcher
+# ractor. Variants interleaved in random order; wall and process CPU (all threads),
+# median [min–max]. docs/check.md, "A ractor per worker", has the figures.
 # usage: bundle exec ruby -Ilib bench/scripts/check/ractor_gap.rb [trials] [variant,...]
 require "loom"
 require "loom/check"
@@ -36,7 +39,7 @@ end
 def dispatched(total, per)
   d = Ractor.new(total, per) do |t, q|
     (0...t).step(q) { |i| Ractor.yield([i, [q, t - i].min]) }
-    loop { Ractor.yield(:done) }
+    2.times { Ractor.yield(:done) } # one for the main ractor, one for the worker
   end
   w = Ractor.new(d) do |disp|
     n = 0

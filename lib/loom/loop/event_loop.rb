@@ -31,7 +31,11 @@ module Loom
 
     # Replaces the entries that ran when the run queue is compacted.
     NOTHING = [].freeze
-    private_constant :NOTHING
+    # Entries that ran the run queue keeps before it drops them: one slice
+    # assignment per 64 entries, not one per loop exit (bench spawn "one at
+    # a time": a proc started and awaited per loop run).
+    COMPACT_AT = 64
+    private_constant :NOTHING, :COMPACT_AT
 
     # Seconds between deadlock checks while a loop waits only for other threads.
     DEADLOCK_CHECK_INTERVAL = 1.0
@@ -176,17 +180,17 @@ module Loom
           # The round's last entry resumed the waiter: still take in what
           # the round's poll would have, or a waiter that loops on `wait 0`
           # would starve held starts, IO waiters and other threads' wake-ups.
-          catch_up_on_return if @round_left.zero? && !(@held.empty? && !@mail && @io.waiting == 0) # rubocop:disable Style/NumericPredicate
+          catch_up_on_return if @round_left == 0 && !(@held.empty? && !@mail && @io.waiting == 0) # rubocop:disable Style/NumericPredicate
           return
         end
-        compact_queue
+        compact_queue if @head >= COMPACT_AT
         # #poll inlined when nothing is held, queued from outside or watched
         # (bench call_methods_waiting: one call less per round)
-        poll unless @held.empty? && @inbox.empty? && !@io.watching? && !queue.empty?
+        poll unless @held.empty? && @inbox.empty? && !@io.watching? && queue.size > @head
       end
     ensure
       @round_left = outer_round
-      compact_queue if @head > 0 # rubocop:disable Style/NumericPredicate -- opt_gt, no call
+      compact_queue if @head >= COMPACT_AT
     end
 
     # Lets a proc fiber that just finished a job start the round's next entry
@@ -212,9 +216,7 @@ module Loom
     # bench/scripts/core/fresh_probe.rb cf). Assigning an empty slice keeps
     # the buffer (Array#clear would shrink it).
     def compact_queue
-      return if (head = @head).zero?
-
-      @queue[0, head] = NOTHING
+      @queue[0, @head] = NOTHING
       @head = 0
     end
 

@@ -34,6 +34,23 @@ class BusyWaiterTest < Minitest::Test
     assert_equal [0, 1, 2, 3, 4], seen
   end
 
+  # Entries that ran stay at the queue's head until 64 have gathered
+  # (EventLoop::COMPACT_AT); a queue holding only those is idle, so a timed
+  # wait sleeps instead of running empty rounds until its timer is due.
+  def test_a_timed_wait_sleeps_with_only_spent_entries_queued
+    rounds = Thread.new do
+      loop = Loom::EventLoop.current
+      3.times { Loom.concurrently { :spent } }
+      Loom.wait 0
+      count = 0
+      counting = Module.new { define_method(:fire_due) { (count += 1) && super() } }
+      loop.singleton_class.prepend(counting)
+      Loom.wait(0.05)
+      count
+    end.value
+    assert_operator rounds, :<=, 5, "the loop ran #{rounds} rounds instead of sleeping"
+  end
+
   private
 
   # Waits 0 until the block is true; fails after many rounds instead of

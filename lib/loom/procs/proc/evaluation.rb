@@ -38,7 +38,11 @@ module Loom
       #   caller puts on +loop+'s run queue at once (Proc#call_detached);
       #   nil: the proc is already running
       # @param args [Array, nil]
-      def initialize(loop, proc, args) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
+      # @param worker [Worker, nil] the worker a running proc runs in (the
+      #   evaluation of a call or call_nonblock is made when its proc first
+      #   waits: one call less than binding it after, bench
+      #   call_methods_waiting "waiting call_nonblock")
+      def initialize(loop, proc, args, worker = nil) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
         # @slot holds the proc while PENDING, its Worker while it runs (the
         # worker keeps the state of each wait: timer, resume value), the
         # result once CONCLUDED. Everything rarer is in @extras.
@@ -49,7 +53,7 @@ module Loom
           (@extras = Extras.new).args = args unless args.nil? || args.empty?
         else
           @state = RUNNING
-          @slot = nil
+          @slot = worker
         end
       end
 
@@ -176,12 +180,6 @@ module Loom
         @slot = worker
         worker.__take__(proc, __take_args__, self)
         true
-      end
-
-      # Binds an evaluation created lazily for a running proc to its worker.
-      # @return [void]
-      def __running_in__(worker)
-        @slot = worker
       end
 
       # Called by the worker when the proc returned, raised or was cancelled.

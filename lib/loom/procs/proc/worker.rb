@@ -150,8 +150,7 @@ module Loom
       # @return [Proc::Evaluation] the evaluation being run (created on demand)
       def __evaluation__
         @evaluation ||= begin # rubocop:disable Naming/MemoizedInstanceVariableName -- set by __start__ too
-          evaluation = @proc.evaluation_class.new(@loop, nil, nil)
-          evaluation.__running_in__(self)
+          evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
           @parent&.__adopt__(evaluation)
           evaluation
         end

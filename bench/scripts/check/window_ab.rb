@@ -12,6 +12,7 @@ require "loom"
 require "loom/check"
 require "loom/bench"
 require "pbt"
+require_relative "ractor_chunks" # the ractor-per-chunk runner these variants derive from
 load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
 S = Loom::Bench::ChecksSuite
 S.write_text

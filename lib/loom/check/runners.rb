@@ -4,7 +4,6 @@ require_relative "runners/chunking"
 require_relative "runners/window"
 require_relative "runners/inline"
 require_relative "runners/pool"
-require_relative "runners/ractor_chunks"
 require_relative "runners/ractor_workers"
 require_relative "runners/fork_per_batch"
 

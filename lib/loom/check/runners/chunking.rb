@@ -16,8 +16,9 @@ module Loom
       # left, SPREAD per worker), so the workers end together: cut into four
       # equal chunks of 23 runs, cpu_bound on 2 ractors waited on the last
       # chunk of whichever ractor got less CPU. Every chunk holds at least
-      # MIN_CHUNK_SECONDS of runs. ({RactorChunks} overrides {#share_of}:
-      # its chunks hold just that.)
+      # MIN_CHUNK_SECONDS of runs. (The A/B scripts' RactorChunks,
+      # bench/scripts/check/ractor_chunks.rb, overrides #share_of: its chunks
+      # hold just that.)
       #
       # Includers set @size (workers) and call {#start_chunking}.
       module Chunking

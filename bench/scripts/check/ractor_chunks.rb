@@ -3,7 +3,9 @@
 module Loom
   module Check
     module Runners
-      # worker: :ractor. Each chunk of cases runs in a ractor of its own, as
+      # The runner worker: :ractor used until 2026-11-23, kept here as the
+      # baseline of the A/B scripts (window_ab.rb); loom now runs
+      # RactorWorkers. Each chunk of cases runs in a ractor of its own, as
       # Pbt's ractor worker runs each value in one, with IN_FLIGHT ractors per
       # worker alive at a time; the driver takes whichever ractor ends first
       # (Ractor.select) and starts the next.

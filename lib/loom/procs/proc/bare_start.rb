@@ -15,8 +15,7 @@ module Loom
       # @return [Object] what the worker's fiber returned
       def __run__
         loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__loop__
-        # delete_at(-1), not pop: see EventLoop#pool.
-        worker = loop.pool.delete_at(-1) || (loop.fiber_for?(self) && Worker.create(loop)) or return
+        worker = Worker.take(loop, self) or return
         worker.__start__(self, Arguments::EMPTY, nil)
       rescue FiberRefusedError => e
         trigger(:error, e)

@@ -157,9 +157,7 @@ module Loom
 
       # @return [void]
       def __start__
-        loop = @loop
-        # delete_at(-1), not pop: see EventLoop#pool.
-        worker = loop.pool.delete_at(-1) || (loop.fiber_for?(self) && Worker.create(loop)) or return
+        worker = Worker.take(@loop, self) or return
         proc = @slot
         @state = RUNNING
         @slot = worker

@@ -50,8 +50,7 @@ module Loom
       # @return [void]
       def __run__
         loop = @loop
-        # delete_at(-1), not pop: see EventLoop#pool.
-        worker = loop.pool.delete_at(-1) || (loop.fiber_for?(self) && Worker.create(loop)) or return
+        worker = Worker.take(loop, self) or return
         proc = @proc
         args = @args
         @proc = @args = nil # recycle, inlined (bench call_methods_waiting "waiting call_and_forget")

@@ -36,6 +36,19 @@ module Loom
       end
 
       class << self
+        # A worker for a start the loop runs (an evaluation's, a Job's, a bare
+        # proc's): an idle one from +loop+'s pool, else a new one unless
+        # EventLoop#max_live_fibers are alive, in which case +entry+ is held
+        # back until a fiber is free.
+        # @param loop [EventLoop]
+        # @param entry [#__run__] the start, held back if no fiber may be made
+        # @return [Worker, false] false when +entry+ was held back
+        # @raise [FiberRefusedError] when the OS refuses the fiber
+        def take(loop, entry)
+          # delete_at(-1), not pop: see EventLoop#pool.
+          loop.pool.delete_at(-1) || (loop.fiber_for?(entry) && create(loop))
+        end
+
         # @param loop [EventLoop]
         # @return [Worker] a new, started worker
         # @raise [FiberRefusedError] when the OS refuses the fiber

@@ -180,7 +180,7 @@ module Loom
           # The round's last entry resumed the waiter: still take in what
           # the round's poll would have, or a waiter that loops on `wait 0`
           # would starve held starts, IO waiters and other threads' wake-ups.
-          catch_up_on_return if @round_left == 0 && !(@held.empty? && !@mail && @io.waiting == 0) # rubocop:disable Style/NumericPredicate
+          catch_up(returning: true) if @round_left == 0 && !(@held.empty? && !@mail && @io.waiting == 0) # rubocop:disable Style/NumericPredicate
           return
         end
         compact_queue if @head >= COMPACT_AT
@@ -228,21 +228,16 @@ module Loom
     end
 
     # Queues what is ready outside the run queue without sleeping: held
-    # starts with a fiber free, the inbox, ready IO.
-    def catch_up
+    # starts with a fiber free, the inbox, ready IO. When a waiter returns
+    # from the loop at the end of a round (+returning+), IO is swept only if
+    # fibers wait for it and a round ran since the last sweep: the round
+    # that resumed an IO waiter came from a sweep just before, and sweeping
+    # again would double the selector calls (bench wait_methods
+    # "await_readable").
+    def catch_up(returning: false)
       release_held unless @held.empty?
       drain_inbox unless @inbox.empty?
-      sweep_io if @io.watching?
-    end
-
-    # #catch_up when a waiter returns from the loop at the end of a round.
-    # IO is swept only if a round ran since the last sweep: the round that
-    # resumed an IO waiter came from a sweep just before, and sweeping again
-    # would double the selector calls (bench wait_methods "await_readable").
-    def catch_up_on_return
-      release_held unless @held.empty?
-      drain_inbox unless @inbox.empty?
-      sweep_io if @unswept > 1 && @io.waiting?
+      sweep_io if returning ? @unswept > 1 && @io.waiting? : @io.watching?
     end
 
     def sweep_io

@@ -74,10 +74,15 @@ class EvaluationStatesTest < Minitest::Test
     order = []
     evaluation = Loom.concurrently { Loom.wait 0.01 }
     3.times { |i| Loom.concurrently { evaluation.await_result && (order << i) } }
-    fastest = Loom.concurrently { Loom.await_fastest(evaluation, Loom.concurrently { Loom.wait 1 }) }
+    slow = Loom.concurrently { Loom.wait 1 }
+    fastest = Loom.concurrently { Loom.await_fastest(evaluation, slow) }
     evaluation.await_result
     Loom.wait 0
     assert_equal [0, 1, 2], order
     assert_same evaluation, fastest.await_result
+  ensure
+    # Its 1 s timer would outlive the test on this thread's loop, and tests
+    # that count the loop's timers would see it come and go.
+    slow&.conclude_to(:done) unless slow&.concluded?
   end
 end

@@ -45,22 +45,24 @@ module Loom
     # down afterwards. For repeated maps keep a {Loom::Pool} instead.
     #
     # @param items [Enumerable]
-    # @param worker [Symbol] :inline, :fiber, :thread, :process or :ractor
+    # @param worker [Symbol] :inline, :fiber, :thread, :process, :ractor or :redis
     # @param size [Integer, nil] workers (default: cores for process and ractor)
     # @param item_timeout [Numeric, nil] seconds per item
-    # @param map_options [Hash] `timeout:` (seconds for the whole map) and
-    #   `fail_fast:` (stop at the first error, the default, or collect all), as for {Loom::Pool#map}
+    # @param timeout [Numeric, nil] seconds for the whole map, as for {Loom::Pool#map}
+    # @param fail_fast [Boolean] stop at the first error (the default) or collect all, as for {Loom::Pool#map}
+    # @param pool_options [Hash] (worker: :redis) `handler:`, `url:`, ..., as for {Loom::Pool#initialize}
     # @return [Array] results in input order
     # @raise [ArgumentError] on an unknown worker, a bad size or no block
     # @raise [Exception] see {Loom::Pool#map}
     # @example
     #   Loom.map([1, 2, 3], worker: :process, size: 2) { |n| n * n } # => [1, 4, 9]
-    def map(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
+    def map(items, worker: :thread, size: nil, item_timeout: nil, timeout: nil, fail_fast: true, **pool_options, # rubocop:disable Metrics/ParameterLists -- the pool's and the map's keywords
+            &block)
       items = items.to_a
-      size ||= [Pool.default_size(worker), items.size].min.clamp(1, nil)
-      pool = Pool.new(worker: worker, size: size, item_timeout: item_timeout, &block)
+      size ||= Pool.default_size(worker)&.then { |default| [default, items.size].min.clamp(1, nil) }
+      pool = Pool.new(worker: worker, size: size, item_timeout: item_timeout, **pool_options, &block)
       begin
-        pool.map(items, **map_options)
+        pool.map(items, timeout: timeout, fail_fast: fail_fast)
       ensure
         pool.shutdown(kill: true)
       end
@@ -106,5 +108,6 @@ require_relative "workers/ractor_collector"
 require_relative "workers/ractor_lane"
 require_relative "workers/ractor_backend"
 require_relative "workers/pool"
+require_relative "workers/redis" # Loom.handler; the Redis backend itself loads on first use
 
 at_exit { Loom::Workers.shutdown_all }

@@ -22,28 +22,28 @@ module Loom
     # @return [Symbol] the worker kind
     attr_reader :worker
 
-    # @param worker [Symbol] :inline, :fiber, :thread, :process or :ractor
+    # @param worker [Symbol] :inline, :fiber, :thread, :process, :ractor or :redis
     # @param size [Integer, nil] number of workers; nil picks {.default_size}
     # @param item_timeout [Numeric, nil] seconds allowed per item
     # @param lazy [Boolean] (:process only) fork each worker when work first
     #   waits for it instead of all at start: short-lived pools fork once
+    # @param remote [Hash] (:redis only) `handler:` (a name given to {Loom.handler}), `url:` and the
+    #   options of {Workers::Redis::Backend#initialize}; no block (see docs/redis.md)
     # @yieldparam item [Object] one item
     # @yieldreturn [Object] its result
     # @raise [ArgumentError] on an unknown worker, a bad size, no block, or
     #   `lazy: true` for a worker other than :process
     # @raise [Loom::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
-    def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, &handler)
-      Pool.validate!(worker, size, handler)
+    # @raise [LoadError] (:redis) when the redis-client gem is not in the bundle
+    def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, **remote, &handler)
+      Pool.validate!(worker, size, handler, remote)
       if lazy && worker != :process
         raise ArgumentError,
               "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
       end
 
       @worker = worker
-      options = lazy ? { lazy: true } : {}
-      @backend = Workers.const_get(BACKENDS.fetch(worker))
-                        .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout,
-                             **options)
+      @backend = Pool.backend(worker, size, item_timeout, lazy ? { lazy: true } : remote, handler)
       @asker = @backend.respond_to?(:ask) ? @backend : nil
       Workers.register(@backend)
       ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
@@ -123,23 +123,40 @@ module Loom
 
     class << self
       # @param worker [Symbol]
-      # @return [Integer] cores for process and ractor, 8 threads, 64 fibers, 1 inline
+      # @return [Integer, nil] cores for process and ractor, 8 threads, 64 fibers, 1 inline;
+      #   nil for redis (the workers' own concurrency decides)
       def default_size(worker)
         case worker
         when :process, :ractor then Etc.nprocessors
         when :thread then 8
         when :fiber then 64
+        when :redis then nil
         else 1
         end
       end
 
       # @api private
-      def validate!(worker, size, handler)
-        unless BACKENDS.key?(worker)
-          raise ArgumentError, "unknown worker #{worker.inspect}; use one of #{BACKENDS.keys.map(&:inspect).join(', ')}"
+      # The backend of a worker kind. Redis is loaded on first use: it needs
+      # the optional redis-client gem.
+      def backend(worker, size, item_timeout, options, handler)
+        return Workers::Redis::Backend.new(size: size, item_timeout: item_timeout, **options) if worker == :redis
+
+        Workers.const_get(BACKENDS.fetch(worker))
+               .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout, **options)
+      end
+
+      # @api private
+      def validate!(worker, size, handler, remote = {})
+        unless BACKENDS.key?(worker) || worker == :redis
+          raise ArgumentError, "unknown worker #{worker.inspect}; use one of " \
+                               "#{[*BACKENDS.keys, :redis].map(&:inspect).join(', ')}"
         end
         unless size.nil? || (size.is_a?(Integer) && size.positive?)
           raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{size.inspect}"
+        end
+        return Workers::Redis::Backend.validate!(handler, remote) if worker == :redis
+        unless remote.empty?
+          raise ArgumentError, "#{remote.keys.map { |k| "#{k}:" }.join(', ')} are options of worker: :redis only"
         end
         return if handler
 

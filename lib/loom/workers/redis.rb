@@ -16,6 +16,9 @@ module Loom
       autoload :Backend, File.expand_path("redis/backend", __dir__)
       autoload :CLI, File.expand_path("redis/cli", __dir__)
       autoload :Daemon, File.expand_path("redis/daemon", __dir__)
+      %i[ConnectionLostError NoWorkerError RemoteError WorkerOrigin].each do |error|
+        autoload error, File.expand_path("redis/errors", __dir__)
+      end
     end
   end
 end

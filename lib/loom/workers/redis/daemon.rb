@@ -108,14 +108,20 @@ module Loom
           end
         end
 
-        # Waits a little for a signal (or the parent's death) and acts on it.
-        def watch(node, heartbeat, parent)
-          signal = @signals.wait_readable(0.2) && @signals.read_nonblock(16, exception: false)
-          signal = "orphaned" if parent && Process.ppid != parent && !node.draining?
-          return unless signal.is_a?(String)
+        # What the signal pipe carries: the first letter of each signal.
+        SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
 
-          @logger.info(node.draining? ? "stopping now: handing running entries back" : "draining (#{signal})")
-          node.drain!(node.draining? ? 0 : @drain_timeout)
+        # Waits a little for signals (or the parent's death) and acts on each:
+        # the first drains, the next hands the running entries back.
+        def watch(node, heartbeat, parent)
+          signals = @signals.wait_readable(0.2) && @signals.read_nonblock(16, exception: false)
+          signals = "O" if parent && Process.ppid != parent && !node.draining?
+          return unless signals.is_a?(String)
+
+          signals.each_char do |signal|
+            @logger.info(node.draining? ? "stopping now (#{SIGNALS[signal]}): handing running entries back" : "draining (#{SIGNALS[signal]})")
+            node.drain!(node.draining? ? 0 : @drain_timeout)
+          end
           heartbeat.wake_lanes
         end
 

@@ -156,6 +156,7 @@ module Loom
           what = @released ? "released after #{@counts[:ok] + @counts[:raised]} items" : "done"
           extra = %i[skipped dropped].filter_map { |k| "#{@counts[k]} #{k}" if @counts[k].positive? }
           extra << @gone if @gone
+          extra << "taken over (delivery #{@deliveries})" if @deliveries > 1
           @node.logger.info(format("%<handler>s pool %<pool>s job %<job>s: %<size>d items from %<from>d, %<ok>d ok, " \
                                    "%<raised>d raised%<extra>s, %<what>s in %<seconds>.3f s",
                                    handler: @stream.handler, pool: @stream.pool, job: @fields["j"], size: size,

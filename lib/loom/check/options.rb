@@ -9,10 +9,10 @@ module Loom
     # misspelt `num_run:`).
     class Options
       # Backends of Loom::Pool, plus the fork-per-batch baseline used by the `checks` benchmark.
-      WORKERS = %i[inline fiber thread process ractor fork_per_batch].freeze
+      WORKERS = %i[inline fiber thread process ractor fork_per_batch redis].freeze
       # Defaults: 100 runs as Pbt; 1000 shrink steps bound a pathological shrink.
       DEFAULTS = { worker: :inline, size: nil, runs: 100, seed: nil, max_shrinks: 1000, timeout: nil,
-                   max_size: Sizing::MAX_SIZE }.freeze
+                   max_size: Sizing::MAX_SIZE, url: nil }.freeze
       # What each option must be, as a test and the words of the error.
       RULES = {
         worker: [->(v) { WORKERS.include?(v) }, "one of #{WORKERS.map(&:inspect).join(', ')}"],
@@ -21,7 +21,8 @@ module Loom
         seed: [->(v) { v.is_a?(Integer) }, "an Integer"],
         max_shrinks: [->(v) { v.is_a?(Integer) && !v.negative? }, "an Integer >= 0"],
         max_size: [->(v) { v.is_a?(Integer) && !v.negative? }, "an Integer >= 0"],
-        timeout: [->(v) { v.nil? || (v.is_a?(Numeric) && v.positive?) }, "nil or positive seconds"]
+        timeout: [->(v) { v.nil? || (v.is_a?(Numeric) && v.positive?) }, "nil or positive seconds"],
+        url: [->(v) { v.nil? || v.is_a?(String) }, "a redis:// URL (worker: :redis only)"]
       }.freeze
 
       attr_reader(*DEFAULTS.keys)
@@ -45,11 +46,12 @@ module Loom
         @worker = values[:worker].is_a?(String) ? values[:worker].to_sym : values[:worker]
         @size = values[:size] || self.class.default_size(@worker)
         @seed = values[:seed] || self.class.default_seed
-        %i[runs max_shrinks timeout max_size].each { |k| instance_variable_set(:"@#{k}", values[k]) }
+        %i[runs max_shrinks timeout max_size url].each { |k| instance_variable_set(:"@#{k}", values[k]) }
         RULES.each do |name, (test, want)|
           value = public_send(name)
           raise ArgumentError, "#{name}: must be #{want}, got #{value.inspect}" unless test.call(value)
         end
+        raise ArgumentError, "url: is for worker: :redis, which needs it" if (@worker == :redis) ^ !@url.nil?
       end
 
       # @param worker [Symbol]

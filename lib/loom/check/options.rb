@@ -51,6 +51,13 @@ module Loom
           value = public_send(name)
           raise ArgumentError, "#{name}: must be #{want}, got #{value.inspect}" unless test.call(value)
         end
+        check_url!
+      end
+
+      # url: goes with worker: :redis, and only with it.
+      # @return [void]
+      # @raise [ArgumentError]
+      def check_url!
         raise ArgumentError, "url: is for worker: :redis, which needs it" if (@worker == :redis) ^ !@url.nil?
       end
 

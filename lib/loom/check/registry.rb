@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
+# The registry behind Loom::Check.register.
 module Loom
+  # Property-based checks; see lib/loom/check.rb.
   module Check
     # Properties registered by name, so that `loom worker` processes on other
     # machines can run them: a worker cannot receive a block, but it can
@@ -56,7 +58,8 @@ module Loom
     # worker --require` load.
     #
     # @example
-    #   Loom::Check.register(:sum_small, Loom::Check.property(Loom::Check.array(Loom::Check.integer)) { |a| a.sum < 100 })
+    #   sum_small = Loom::Check.property(Loom::Check.array(Loom::Check.integer)) { |a| a.sum < 100 }
+    #   Loom::Check.register(:sum_small, sum_small)
     #   Loom::Check.check(:sum_small, worker: :redis, url: "redis://127.0.0.1:6379/0", seed: 1)
     # @param name [Symbol, String] letters, digits and _ . / -
     # @param property [Property]

@@ -151,10 +151,19 @@ module Loom
           raise ArgumentError, "unknown worker #{worker.inspect}; use one of " \
                                "#{[*BACKENDS.keys, :redis].map(&:inspect).join(', ')}"
         end
-        unless size.nil? || (size.is_a?(Integer) && size.positive?)
-          raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{size.inspect}"
-        end
-        return Workers::Redis::Backend.validate!(handler, remote) if worker == :redis
+        validate_size!(size)
+        worker == :redis ? Workers::Redis::Backend.validate!(handler, remote) : validate_local!(worker, handler, remote)
+      end
+
+      # @api private
+      def validate_size!(size)
+        return if size.nil? || (size.is_a?(Integer) && size.positive?)
+
+        raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{size.inspect}"
+      end
+
+      # @api private
+      def validate_local!(worker, handler, remote)
         unless remote.empty?
           raise ArgumentError, "#{remote.keys.map { |k| "#{k}:" }.join(', ')} are options of worker: :redis only"
         end

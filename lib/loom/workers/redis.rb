@@ -15,6 +15,7 @@ module Loom
     module Redis
       autoload :Backend, File.expand_path("redis/backend", __dir__)
       autoload :CLI, File.expand_path("redis/cli", __dir__)
+      autoload :Client, File.expand_path("redis/client", __dir__)
       autoload :Daemon, File.expand_path("redis/daemon", __dir__)
       %i[ConnectionLostError NoWorkerError RemoteError WorkerOrigin].each do |error|
         autoload error, File.expand_path("redis/errors", __dir__)

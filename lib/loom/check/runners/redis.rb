@@ -15,7 +15,7 @@ module Loom
         # @param url [String] the Redis URL
         # @param size [Integer] slots to plan for; the live workers' own count when larger
         # @raise [ArgumentError] when the property is not registered or url is missing
-        def initialize(property, url:, size:)
+        def initialize(property, url:, size:) # rubocop:disable Lint/MissingSuper -- Pool#initialize builds a local pool; this one is remote
           name = Registry.name_of(property)
           unless name
             raise ArgumentError, "worker: :redis runs properties registered by name: call " \
@@ -27,9 +27,9 @@ module Loom
           start_chunking
         end
 
-        # @param abort [Boolean] unused: the pool's entries go either way
+        # Shuts the pool down, which deletes its entries: workers skip what is left.
         # @return [void]
-        def close(abort: false) = @pool.shutdown(kill: true)
+        def close(**) = @pool.shutdown(kill: true)
       end
     end
   end

@@ -54,16 +54,20 @@ module Loom
 
         def run
           @client = Client.connect(@backend.url)
-          until @stopping && (@backend.released? || @backend.idle? || @lost_since)
-            begin
-              step
-            rescue RedisClient::ConnectionError => e
-              lost(e)
-            end
-          end
+          step_or_reconnect until done?
           @backend.remove_keys(@client) if @backend.released?
         ensure
           @client&.close
+        end
+
+        # Stopping, and nothing left to wait for (or the connection is gone:
+        # the waiting jobs were cancelled by the shutdown).
+        def done? = @stopping && (@backend.released? || @backend.idle? || @lost_since)
+
+        def step_or_reconnect
+          step
+        rescue RedisClient::ConnectionError => e
+          lost(e)
         end
 
         def step
@@ -122,10 +126,11 @@ module Loom
         end
 
         def no_worker(index, item, alive)
-          NoWorkerError.new("item #{Error.describe(item)} (index #{index}) of handler #{@backend.handler_name.inspect}: " \
-                            "no worker knows the handler; the live workers on #{Client.redact(@backend.url)} " \
+          handler = @backend.handler_name.inspect
+          NoWorkerError.new("item #{Error.describe(item)} (index #{index}) of handler #{handler}: no worker knows " \
+                            "the handler; the live workers on #{Client.redact(@backend.url)} " \
                             "(#{alive.first(5).join(', ')}) were started without it: start `loom worker --require " \
-                            "FILE` with the file that defines Loom.handler(#{@backend.handler_name.inspect})",
+                            "FILE` with the file that defines Loom.handler(#{handler})",
                             item: item, index: index)
         end
 

@@ -33,6 +33,8 @@ module Loom
         KINDS = %i[thread fiber process].freeze
         # Seconds a drain may take before running entries are handed back.
         DRAIN_TIMEOUT = 30
+        # What the signal pipe carries: the first letter of each signal.
+        SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
 
         # @param url [String] redis://host:port/db
         # @param requires [Array<String>] files that define handlers (Loom.handler)
@@ -108,9 +110,6 @@ module Loom
           end
         end
 
-        # What the signal pipe carries: the first letter of each signal.
-        SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
-
         # Waits a little for signals (or the parent's death) and acts on each:
         # the first drains, the next hands the running entries back.
         def watch(node, heartbeat, parent)
@@ -118,11 +117,18 @@ module Loom
           signals = "O" if parent && Process.ppid != parent && !node.draining?
           return unless signals.is_a?(String)
 
-          signals.each_char do |signal|
-            @logger.info(node.draining? ? "stopping now (#{SIGNALS[signal]}): handing running entries back" : "draining (#{SIGNALS[signal]})")
-            node.drain!(node.draining? ? 0 : @drain_timeout)
-          end
+          signals.each_char { |signal| act(node, SIGNALS[signal]) }
           heartbeat.wake_lanes
+        end
+
+        def act(node, why)
+          if node.draining?
+            @logger.info("stopping now (#{why}): handing running entries back")
+            node.drain!(0)
+          else
+            @logger.info("draining (#{why})")
+            node.drain!(@drain_timeout)
+          end
         end
 
         # `--worker process`: forked lane processes, replaced when they die;
@@ -136,12 +142,20 @@ module Loom
           heartbeat&.stop
         end
 
+        # Forwards signals to the lane processes (each drains, then releases
+        # at a second one) and replaces lane processes that die.
         def supervise(node, children)
           signal = @signals.wait_readable(0.2) && @signals.read_nonblock(16, exception: false)
           if signal.is_a?(String)
             node.drain!(0)
             children.each_key { |pid| Process.kill("TERM", pid) }
           end
+          reap(node, children)
+        rescue Errno::ECHILD
+          children.clear
+        end
+
+        def reap(node, children)
           while (pid, status = Process.wait2(-1, Process::WNOHANG))
             index = children.delete(pid) or next
             next if node.draining?
@@ -149,8 +163,6 @@ module Loom
             @logger.warn("lane process #{pid} ended (#{status}); starting another")
             children[fork_lane(index)] = index
           end
-        rescue Errno::ECHILD
-          children.clear
         end
 
         def fork_lane(_index)

@@ -64,19 +64,23 @@ module Loom
         end
 
         def run(items)
-          handler = Handlers[@stream.handler]
-          timeout = @fields["t"]&.to_f
           skip = @deliveries > 1 ? won(items.size) : {}
-          suspect = @deliveries > MAX_DELIVERIES
+          @suspect = @deliveries > MAX_DELIVERIES
           items.each_with_index do |item, k|
             index = @from + k
             next @counts[:skipped] += 1 if skip[index]
             break @released = true if @node.release_now?
-
-            outcome = suspect ? died(item) : Codec.outcome(handler, item, timeout, @stream.handler)
-            suspect = false
-            break unless record(index, *outcome)
+            break unless record(index, *outcome(item))
           end
+        end
+
+        # The first item run in an entry taken over too often is taken for the
+        # one that kills workers: it fails, the others run.
+        def outcome(item)
+          return Codec.outcome(Handlers[@stream.handler], item, @fields["t"]&.to_f, @stream.handler) unless @suspect
+
+          @suspect = false
+          died(item)
         end
 
         # @return [Boolean] whether to go on with the entry

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+# The handler registry of worker: :redis, and Loom.handler.
 module Loom
   module Workers
     module Redis
@@ -72,6 +73,7 @@ module Loom
     end
   end
 
+  # (Loom is documented in lib/loom.rb; this adds Loom.handler.)
   class << self
     # Names a handler for Redis pools (`Loom::Pool.new(worker: :redis,
     # handler: name)`, `Loom.map(items, worker: :redis, handler: name)`).

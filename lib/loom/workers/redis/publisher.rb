@@ -68,19 +68,19 @@ module Loom
         # One entry for items from...to, or, when some cannot be dumped, one
         # per run of the others.
         def add(ticket, from, to, bad)
-          items = ticket.job.items
-          ticket.entries << entry(ticket, from, to, Codec.dump_items(items[from...to]))
+          ticket.entries << entry(ticket, from, to)
         rescue TypeError, ArgumentError
+          items = ticket.job.items
           Codec.unmarshalable(items[from...to], from).each do |index, error|
             bad[index] = unmarshalable(items, index, error)
           end
           (from...to).reject { |i| bad[i] }.slice_when { |a, b| b != a + 1 }.each do |run|
-            ticket.entries << entry(ticket, run.first, run.last + 1, Codec.dump_items(items[run.first..run.last]))
+            ticket.entries << entry(ticket, run.first, run.last + 1)
           end
         end
 
-        def entry(ticket, from, to, blob)
-          fields = ["j", ticket.number, "f", from, "n", to - from, "p", blob]
+        def entry(ticket, from, to)
+          fields = ["j", ticket.number, "f", from, "n", to - from, "p", Codec.dump_items(ticket.job.items[from...to])]
           fields.push("t", @item_timeout) if @item_timeout
           fields.push("x", "1") if ticket.job.fail_fast?
           Ticket::Entry.new(nil, from, to, fields)

@@ -214,8 +214,8 @@ module RedisFixture
 
     # Runs the block in a thread and returns its value or error, failing the
     # test if it does not end within `seconds` (a hang).
-    def bounded(seconds = RedisFixture::WAIT, &block)
-      thread = Thread.new(&block)
+    def bounded(seconds = RedisFixture::WAIT, &)
+      thread = Thread.new(&)
       thread.report_on_exception = false
       raise Minitest::Assertion, "did not end within #{seconds} s: a hang" unless thread.join(seconds)
 

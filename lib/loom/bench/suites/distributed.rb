@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/redis_fleet"
+require_relative "support/sidekiq_peer"
 
 # worker: :redis against Sidekiq, and against itself with 1 and 2 workers,
 # a local process pool, and a worker killed at the half (issue 16).
@@ -22,6 +23,7 @@ Loom::Bench.suite(:distributed) do |s|
   s.budget 200
 
   fleet = Loom::Bench::RedisFleet
+  sidekiq = Loom::Bench::SidekiqPeer
   map = -> { Loom::Bench::MapSuite } # map.rb loads after this file
   visibility = 1
   counts = ->(ctx) { ctx.quick? ? { trivial: 1_000, heavy: 20 } : { trivial: 10_000, heavy: 200 } }
@@ -56,13 +58,13 @@ Loom::Bench.suite(:distributed) do |s|
            "Sidekiq::Client.push_bulk(\"class\" => TrivialJob, \"args\" => items.each_with_index.map { ... })\n" \
            "BLMPOP results until every index has come back"
     r.setup do |ctx|
-      fleet.configure_sidekiq
+      sidekiq.configure
       items = Array.new(counts.call(ctx)[:trivial]) { |i| i }
-      pids = fleet.start_sidekiqs(2)
-      fleet.sidekiq_map(items.first(100))
+      pids = sidekiq.start(2)
+      sidekiq.map(items.first(100))
       { items: items, expected: expected.call(:trivial, items), pids: pids }
     end
-    r.run { |state, _ctx| checked.call(state, fleet.sidekiq_map(state[:items])) }
+    r.run { |state, _ctx| checked.call(state, sidekiq.map(state[:items])) }
     r.teardown { |state, _ctx| release.call(state) }
   end
 

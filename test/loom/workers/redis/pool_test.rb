@@ -30,7 +30,7 @@ class RedisPoolTest < Minitest::Test
   def test_submit_returns_a_promise
     pool = redis_pool(:"test.square")
     promises = [3, 4].map { |n| pool.submit(n) }
-    assert_equal [9, 16], promises.map { |p| p.value!(RedisFixture::WAIT) }
+    assert_equal([9, 16], promises.map { |p| p.value!(RedisFixture::WAIT) })
     assert_equal 49, pool.ask(7, timeout: RedisFixture::WAIT)
   end
 

@@ -42,7 +42,11 @@ class RedisSurvivalTest < Minitest::Test
     e
   end
 
-  def wait_for_batch(worker) = RedisFixture.wait_for("a batch done by #{worker.pid}") { worker.text.include?("done in") }
+  def items_key(pool) = pool.instance_variable_get(:@backend).keys[:items]
+
+  def wait_for_batch(worker)
+    RedisFixture.wait_for("a batch done by #{worker.pid}") { worker.text.include?("done in") }
+  end
 
   def test_a_worker_killed_mid_map_loses_no_item
     a, b = workers(2)
@@ -106,8 +110,9 @@ class RedisSurvivalTest < Minitest::Test
     assert_operator error.results.compact.size, :>=, 1, "results made before the loss are kept"
   end
 
-  def test_a_dead_callers_keys_expire_and_workers_move_on
-    worker, = workers(1)
+  # A caller in a process of its own that submits slow items on a pool
+  # with a 1 s ttl, prints the pool's id and sleeps until killed.
+  def start_caller(reader_writer)
     script = <<~RUBY
       require "loom"
       require #{RedisFixture::HANDLERS.inspect}
@@ -118,10 +123,16 @@ class RedisSurvivalTest < Minitest::Test
       $stdout.flush
       sleep
     RUBY
-    reader, writer = IO.pipe
-    caller_pid = Process.spawn(RbConfig.ruby, "-I", File.join(RedisFixture::ROOT, "lib"), "-e", script, out: writer)
+    reader, writer = reader_writer
+    pid = Process.spawn(RbConfig.ruby, "-I", File.join(RedisFixture::ROOT, "lib"), "-e", script, out: writer)
     writer.close
-    pool_id = reader.gets.to_s.strip
+    [pid, reader.gets.to_s.strip]
+  end
+
+  def test_a_dead_callers_keys_expire_and_workers_move_on
+    worker, = workers(1)
+    pipe = IO.pipe
+    caller_pid, pool_id = start_caller(pipe)
     wait_for_batch(worker)
     Process.kill("KILL", caller_pid)
     Process.wait(caller_pid)
@@ -130,7 +141,7 @@ class RedisSurvivalTest < Minitest::Test
     RedisFixture.wait_for("the dead caller's keys to expire") { client.call("EXISTS", *keys).zero? }
     assert_equal [4, 9], redis_pool(:"test.square", server: @server).map([2, 3])
   ensure
-    reader&.close
+    pipe&.each(&:close)
     client&.close
   end
 
@@ -173,8 +184,7 @@ class RedisSurvivalTest < Minitest::Test
     items = slow_items(6, 0.5)
     map = mapping(pool, items)
     client = @server.client
-    stream = "loom:pool:#{pool.instance_variable_get(:@backend).pool_id}:items"
-    RedisFixture.wait_for("an entry to be running") { client.call("XPENDING", stream, "loom")[0].positive? }
+    RedisFixture.wait_for("an entry to be running") { client.call("XPENDING", items_key(pool), "loom")[0].positive? }
     first.signal("TERM")
     RedisFixture.wait_for("the worker to drain") { first.text.include?("draining") }
     first.signal("TERM")

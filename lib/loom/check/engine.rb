@@ -4,9 +4,8 @@ module Loom
   module Check
     # Runs one check: generates values in the driver (so they depend only on
     # the seed and the run index), hands them to a runner in batches, and on
-    # failure shrinks greedily: the first failing candidate of the
-    # arbitrary's list (lowest index) replaces the counterexample, until no
-    # candidate fails or max_shrinks steps are done.
+    # failure shrinks the choices behind the failing value ({Shrinker}),
+    # evaluating candidates through the same runner.
     class Engine
       # Runs generated per batch; each batch is one round of work for the workers.
       WINDOW = 100
@@ -39,38 +38,43 @@ module Loom
       def run_phase(runner)
         rng = Random.new(@options.seed)
         0.step(@options.runs - 1, WINDOW) do |first|
-          raws = generate(rng, first, [WINDOW, @options.runs - first].min)
-          failure = runner.first_failure(raws.each_with_index.map { |r, i| [first + i, @property.args(r)] }, @deadline)
-          return [failure[0], raws[failure[0] - first], failure[1]] if failure
+          cases = generate(rng, first, [WINDOW, @options.runs - first].min)
+          failure = runner.first_failure(cases.each_with_index.map { |c, i| [first + i, c.args] }, @deadline)
+          return [failure[0], cases[failure[0] - first], failure[1]] if failure
         end
         nil
       end
 
       def generate(rng, first, count)
         arbitrary = @property.arbitrary
-        Array.new(count) { |i| arbitrary.generate(rng, Sizing.for_run(first + i, @options.runs, @options.max_size)) }
+        Array.new(count) do |i|
+          choices = Choices.fresh(rng)
+          raw = arbitrary.generate(choices, Sizing.for_run(first + i, @options.runs, @options.max_size))
+          Shrinker::Candidate.new(choices, raw, @property.args(raw))
+        end
       end
 
-      def shrink_phase(runner, index, raw, error)
-        original = @property.args(raw)
-        shrinks = 0
-        while shrinks < @options.max_shrinks
-          found = shrink_step(runner, raw)
-          break unless found
-
-          raw, error = found
-          shrinks += 1
-        end
-        { runs: index + 1, shrinks: shrinks, original: @property.display(original),
-          counterexample: @property.display(@property.args(raw)), error: error }
+      def shrink_phase(runner, index, candidate, error)
+        size = Sizing.for_run(index, @options.runs, @options.max_size)
+        shrinker = Shrinker.new(candidate, error, max_steps: @options.max_shrinks, batch_size: runner.batch_size,
+                                                  replay: ->(values, hole) { replay(values, hole, size) },
+                                                  test: ->(batch) { test(runner, batch) }).run
+        { runs: index + 1, shrinks: shrinker.steps, original: @property.display(candidate.args),
+          counterexample: @property.display(shrinker.best.args), error: shrinker.error }
       end
 
-      def shrink_step(runner, raw)
-        @property.shrink(raw).each_slice(runner.batch_size).each do |slice|
-          failure = runner.first_failure(slice.each_with_index.map { |r, i| [i, @property.args(r)] }, @deadline)
-          return [slice[failure[0]], failure[1]] if failure
-        end
+      # A candidate replayed from choices; nil when they make no value (a
+      # filter gives up, a bind block raises on a shrunk source).
+      def replay(values, hole, size)
+        choices = Choices.replay(values, hole)
+        raw = @property.arbitrary.generate(choices, size)
+        Shrinker::Candidate.new(choices, raw, @property.args(raw))
+      rescue StandardError
         nil
+      end
+
+      def test(runner, batch)
+        runner.first_failure(batch.each_with_index.map { |c, i| [i, c.args] }, @deadline)
       end
     end
   end

@@ -9,6 +9,10 @@ module Loom
     class Engine
       # Runs generated per batch; each batch is one round of work for the workers.
       WINDOW = 100
+      # Inline, runs are generated 8 at a time: a check that fails early does
+      # not pay for generating the runs after its failure (recording choices
+      # makes generation cost more than the cheap properties it feeds).
+      INLINE_WINDOW = 8
 
       # @param property [Property]
       # @param options [Options]
@@ -37,8 +41,9 @@ module Loom
 
       def run_phase(runner)
         rng = Random.new(@options.seed)
-        0.step(@options.runs - 1, WINDOW) do |first|
-          cases = generate(rng, first, [WINDOW, @options.runs - first].min)
+        window = runner.is_a?(Runners::Inline) ? INLINE_WINDOW : WINDOW
+        0.step(@options.runs - 1, window) do |first|
+          cases = generate(rng, first, [window, @options.runs - first].min)
           failure = runner.first_failure(cases.each_with_index.map { |c, i| [first + i, c.args] }, @deadline)
           return [failure[0], cases[failure[0] - first], failure[1]] if failure
         end

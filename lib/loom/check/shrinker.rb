@@ -30,7 +30,7 @@ module Loom
 
       # The passes, in their first order: deletions first, since a shorter
       # sequence makes every later pass cheaper.
-      PASSES = %i[remove_discarded delete_spans merge_elements delete_blocks zero_spans pass_to_descendant minimize_choices
+      PASSES = %i[remove_discarded delete_spans merge_elements join_collections zero_spans pass_to_descendant minimize_choices
                   minimize_duplicates lower_pairs redistribute reorder_spans permute_spans].freeze
       # Replays remembered, so a pass that asks about the same sequence twice replays it once.
       REPLAYS = 4096
@@ -65,6 +65,7 @@ module Loom
         @steps = 0
         @passed = {}
         @replays = {}
+        @settled = {}
       end
 
       # Runs the passes until none changes anything or the steps run out.
@@ -89,10 +90,13 @@ module Loom
       RANKS = { shortened: 0, simplified: 1, none: 2 }.freeze
       private_constant :RANKS
 
+      # A pass that changed nothing on this very case is not run on it again.
       def run_pass(pass)
+        return :none if @settled[pass].equal?(@best)
+
         before = @best
         send(pass)
-        return :none if @best.equal?(before)
+        return (@settled[pass] = @best) && :none if @best.equal?(before)
 
         @best.choices.size < before.choices.size ? :shortened : :simplified
       end

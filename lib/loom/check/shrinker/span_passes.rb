@@ -6,10 +6,6 @@ module Loom
       # Passes over the structure of a case: the spans of choices that each
       # part of the value drew (elements, branches, binds, recursions).
       module SpanPasses
-        # Block sizes of {#delete_blocks}: two choices join neighbouring inner
-        # collections (one's "no more" and the next's "another?").
-        BLOCKS = [2, 1].freeze
-
         private
 
         # Drops every refused attempt (filters, unique elements) at once.
@@ -115,15 +111,25 @@ module Loom
           numbers.select { |p| p >= finish }.first(ValuePasses::WINDOW) + numbers.select { |p| p < start }.last(2).reverse
         end
 
-        # Deletes short runs of consecutive choices wherever they are: what
-        # joins inner collections, and cleans up what spans miss.
-        def delete_blocks
-          BLOCKS.each do |length|
-            i = 0
-            while i + length <= current.size
-              i += 1 unless consider([cut(current.values, i, i + length)])
-            end
+        # Joins neighbouring collections: deletes a collection's "no more"
+        # with the "another?" of the element after it, so that
+        # `[[0, 0], [0]]` becomes `[[0, 0, 0]]` (Hypothesis deletes any two
+        # consecutive choices; these are the pairs that can join).
+        def join_collections
+          i = 0
+          while i < current.span_starts.size
+            choices = current
+            stop = choices.span_starts[i] - 1
+            i += 1 unless choices.span_elements[i] && stop >= 0 && stop?(choices, stop) &&
+                          consider([cut(choices.values, stop, stop + 2)])
           end
+        end
+
+        # Whether the choice is a collection's "no more": a 0 of 0..1 that
+        # no span starts with.
+        def stop?(choices, position)
+          choices.values[position].eql?(0) && choices.maxs[position] == 1 && choices.mins[position].zero? &&
+            !choices.span_starts.include?(position)
         end
 
         # Replaces each span (but elements, which deletion handles) by its

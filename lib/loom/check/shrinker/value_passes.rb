@@ -14,8 +14,8 @@ module Loom
         private
 
         # Lowers each choice as far as it still fails: the target, the
-        # mirror of a value below the target, then bisection (the property is
-        # taken to fail from some distance on).
+        # mirror of a value below the target, then a search from the target
+        # up (the property is taken to fail from some distance on).
         def minimize_choices
           i = 0
           while i < current.size
@@ -46,14 +46,24 @@ module Loom
           consider((target - 1).downto(lowest).map { |v| with(current.values, index => v) })
         end
 
-        # Bisects toward target for the nearest value the block accepts,
-        # trying first the mirror of a value below the target (simpler).
+        # Finds the value nearest the target that the block accepts (which
+        # keeps it), trying first the mirror of a value below the target
+        # (simpler), then distances 1, 2, 4, ... from the target, then
+        # bisecting the last gap: minimal counterexamples are mostly small
+        # numbers, which this reaches in O(log answer) tries, not O(log value).
         def search(value, target, max)
           distance = value - target
           distance = -distance if distance.negative? && target - distance <= max && yield(target - distance)
           sign = distance.positive? ? 1 : -1
           low = 0
           high = distance.abs
+          probe = 1
+          while probe < high
+            break high = probe if yield(target + (sign * probe))
+
+            low = probe
+            probe *= 2
+          end
           while high - low > 1
             middle = (low + high) / 2
             yield(target + (sign * middle)) ? high = middle : low = middle

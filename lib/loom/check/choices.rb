@@ -10,8 +10,11 @@ module Loom
     # afresh, a choice's value comes from the check's Random (with whatever
     # bias the arbitrary wants); replaying, it comes from a recorded sequence,
     # and the arbitrary builds the value again from it. Either way the choices
-    # made are recorded, with the spans of choices each part of the value
-    # used (an array's element, a `one_of`'s branch, a bind, a recursion).
+    # made are recorded; a replay also records each choice's range and
+    # target and the spans of choices each part of the value used (an
+    # array's element, a `one_of`'s branch, a bind, a recursion). Fresh draws
+    # record the values only, since generation is the hot path of a check:
+    # the engine replays the failing case to learn the rest.
     #
     # The shrinker works on that sequence alone ({Shrinker}), so `map`,
     # `filter`, `bind` and recursion shrink without an inverse function, as
@@ -59,22 +62,12 @@ module Loom
       # @api private
       def initialize(rng, prefix, hole)
         @rng = rng
-        @prefix = prefix
-        @position = 0
-        @hole_span, @hole_resume = hole
-        @hole_open = false
         @values = []
-        @mins = []
-        @maxs = []
-        @targets = []
-        @span_starts = []
-        @span_ends = []
-        @span_labels = []
-        @span_elements = []
-        @discarded = []
         @recent = []
+        @recent_next = 0
         @leaves = 0
         @nodes = 0
+        replaying(prefix, hole) unless rng
       end
 
       # @return [Boolean] true when values come from the random source
@@ -161,7 +154,7 @@ module Loom
         index = open_span(label, false)
         value, kept = yield
         close_span(index)
-        @discarded << index if !kept && @span_ends[index] > @span_starts[index]
+        @discarded << index if index && !kept && @span_ends[index] > @span_starts[index]
         [value, kept]
       end
 
@@ -177,7 +170,8 @@ module Loom
       # @yieldreturn [Boolean] false to end the collection (e.g. no unique element found)
       # @return [void]
       def collection(label, min, max, length = nil)
-        length = min if @leaves.positive?
+        return fresh_collection(min, max, @leaves.positive? ? min : length) { |i| yield i } if @rng
+
         count = 0
         while count < max
           index = open_span(label, true)
@@ -215,11 +209,15 @@ module Loom
       # @return [Integer] nodes counted so far in this value
       def node! = @nodes += 1
 
-      # Remembers an integer for later fresh draws to copy or step from.
-      # @param value [Integer] @return [void]
-      def remember(value)
-        @recent.shift if @recent.size >= RECENT
-        @recent << value
+      # Records a fresh integer of an {Arbitraries::Integer} and remembers
+      # it for later fresh draws to copy or step from (the hot path of
+      # generation: no block, no range kept).
+      # @param value [Integer] @return [Integer] value
+      def fresh_integer(value)
+        @values << value
+        @recent[@recent_next] = value
+        @recent_next = (@recent_next + 1) % RECENT
+        value
       end
 
       # @return [Integer] how many choices were recorded
@@ -235,7 +233,40 @@ module Loom
         integer(low, high, 0.clamp(low, high)) { |rng| rng.rand(range) }
       end
 
+      # A replay also records ranges, targets and spans.
+      def replaying(prefix, hole)
+        @prefix = prefix
+        @position = 0
+        @hole_span, @hole_resume = hole
+        @hole_open = false
+        @mins = []
+        @maxs = []
+        @targets = []
+        @span_starts = []
+        @span_ends = []
+        @span_labels = []
+        @span_elements = []
+        @discarded = []
+      end
+
+      # {#collection} drawn afresh: the flags only, no spans.
+      def fresh_collection(min, max, length)
+        count = 0
+        while count < max
+          if count >= min
+            break @values << 0 unless count < length
+
+            @values << 1
+          end
+          break if yield(count) == false
+
+          count += 1
+        end
+      end
+
       def open_span(label, element)
+        return nil if @rng
+
         index = @span_starts.size
         @span_starts << @values.size
         @span_ends << nil
@@ -246,12 +277,16 @@ module Loom
       end
 
       def close_span(index)
+        return unless index
+
         @span_ends[index] = @values.size
         close_hole if index == @hole_span
       end
 
       # Forgets the span just opened (a collection's final "no more").
       def cancel_span(index)
+        return unless index
+
         close_hole if index == @hole_span
         @span_starts.pop
         @span_ends.pop
@@ -261,6 +296,8 @@ module Loom
 
       def record(value, min, max, target)
         @values << value
+        return value if @rng
+
         @mins << min
         @maxs << max
         @targets << target

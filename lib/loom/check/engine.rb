@@ -61,11 +61,20 @@ module Loom
 
       def shrink_phase(runner, index, candidate, error)
         size = Sizing.for_run(index, @options.runs, @options.max_size)
-        shrinker = Shrinker.new(candidate, error, max_steps: @options.max_shrinks, batch_size: runner.batch_size,
+        start = initial(candidate, size)
+        shrinker = Shrinker.new(start, error, max_steps: @options.max_shrinks, batch_size: runner.batch_size,
                                                   replay: ->(values, hole) { replay(values, hole, size) },
                                                   test: ->(batch) { test(runner, batch) }).run
         { runs: index + 1, shrinks: shrinker.steps, original: @property.display(candidate.args),
           counterexample: @property.display(shrinker.best.args), error: shrinker.error }
+      end
+
+      # The failing case with its choices replayed in full (fresh draws
+      # record values only); its raw value and arguments stay the ones that
+      # failed, whatever a replay makes of them.
+      def initial(candidate, size)
+        replayed = replay(candidate.choices.values, nil, size)
+        replayed ? Shrinker::Candidate.new(replayed.choices, candidate.raw, candidate.args) : candidate
       end
 
       # A candidate replayed from choices; nil when they make no value (a

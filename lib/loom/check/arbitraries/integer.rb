@@ -42,9 +42,10 @@ module Loom
 
         # @see Arbitrary#generate
         def generate(choices, _size)
-          value = choices.integer(@min, @max, @target) { |rng| fresh(rng, choices.recent) }
-          choices.remember(value) if choices.fresh?
-          value
+          rng = choices.random
+          return choices.integer(@min, @max, @target) unless rng && @min != @max
+
+          choices.fresh_integer(fresh(rng, choices.recent))
         end
 
         # @api private

@@ -16,12 +16,29 @@ module Loom
         # Lowers each choice as far as it still fails: the target, the
         # mirror of a value below the target, then a search from the target
         # up (the property is taken to fail from some distance on).
+        # An element's "another?" is left to the deletion passes: lowering it
+        # cuts the collection there, which deleting the elements from there on
+        # also does.
         def minimize_choices
           i = 0
           while i < current.size
-            minimize_at(i)
+            minimize_at(i) unless element_flags(current)[i]
             i += 1
           end
+        end
+
+        # Per position, whether it is the "another?" that starts an element
+        # (computed once per case).
+        def element_flags(choices)
+          return @element_flags if @element_flags_of.equal?(choices)
+
+          @element_flags_of = choices
+          @element_flags = ::Array.new(choices.size, false)
+          choices.span_starts.each_with_index do |start, i|
+            @element_flags[start] = true if choices.span_elements[i] && choices.maxs[start] == 1 &&
+                                            choices.span_ends[i] > start
+          end
+          @element_flags
         end
 
         def minimize_at(index)

@@ -161,7 +161,8 @@ module Loom
       # A collection's elements: one boolean "another?" choice before each
       # element beyond min (none at max), recorded with the element in its
       # span, so that deleting a span deletes an element; the final "no more"
-      # is in no span.
+      # is in no span. Only those spans count as elements ({#span_elements}):
+      # the first min elements have no choice of their own to delete.
       #
       # @param label [Object] the collection's label
       # @param min [Integer] @param max [Integer]
@@ -174,7 +175,7 @@ module Loom
 
         count = 0
         while count < max
-          index = open_span(label, true)
+          index = open_span(label, count >= min)
           unless count < min || integer(0, 1, 0) { count < length ? 1 : 0 } == 1
             cancel_span(index)
             break
@@ -187,7 +188,7 @@ module Loom
         end
       end
 
-      # @return [Array<Boolean>] per span, whether it is a collection's element
+      # @return [Array<Boolean>] per span, whether it is a collection's element that may be left out
       attr_reader :span_elements
 
       # Runs the block in leaf mode: fresh draws of `one_of` take the first

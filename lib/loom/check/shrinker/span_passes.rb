@@ -18,20 +18,21 @@ module Loom
           consider([choices.values.select.with_index { |_, p| keep[p] }])
         end
 
-        # Deletes spans, outermost first; after deleting a collection's
-        # element, deletes as many of the elements after it as still fail
-        # (found in O(log n) tries, as Hypothesis's adaptive deletion).
+        # Deletes elements, outermost first; after deleting one, deletes as
+        # many of the elements after it as still fail (found in O(log n)
+        # tries, as Hypothesis's adaptive deletion). Other spans are not
+        # deleted: what follows them would be read in their place.
         def delete_spans
           i = 0
           while i < current.span_starts.size
             choices = current
+            next i += 1 unless choices.span_elements[i]
+
             start = choices.span_starts[i]
             finish = choices.span_ends[i]
-            if finish > start && consider([cut(choices.values, start, finish)])
-              delete_siblings(choices, i) if choices.span_elements[i]
-            elsif finish > start && choices.span_elements[i] && consider([cut_and_step(choices, start, finish)])
-              next
-            else
+            if consider([cut(choices.values, start, finish)])
+              delete_siblings(choices, i)
+            elsif !consider([cut_and_step(choices, start, finish)])
               i += 1
             end
           end

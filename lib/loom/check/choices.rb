@@ -67,6 +67,7 @@ module Loom
         @recent_next = 0
         @leaves = 0
         @nodes = 0
+        @depth = 0
         replaying(prefix, hole) unless rng
       end
 
@@ -209,6 +210,16 @@ module Loom
       # Counts one node of a recursive value.
       # @return [Integer] nodes counted so far in this value
       def node! = @nodes += 1
+
+      # Runs the block one level deeper in a recursive value.
+      # @yieldparam depth [Integer] the nesting, 1 at the top
+      # @return [Object] the block's value
+      def nested
+        @depth += 1
+        yield @depth
+      ensure
+        @depth -= 1
+      end
 
       # Records a fresh integer of an {Arbitraries::Integer} and remembers
       # it for later fresh draws to copy or step from (the hot path of

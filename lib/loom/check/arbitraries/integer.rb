@@ -34,7 +34,6 @@ module Loom
           @max = max
           @range = min..max
           @target = 0.clamp(min, max)
-          @edges = [0, 1, -1, min, max, min + 1, max - 1].select { |v| @range.cover?(v) }.uniq.freeze
         end
 
         # @return [::Integer] the value it shrinks toward
@@ -54,7 +53,7 @@ module Loom
         # @return [::Integer]
         def fresh(rng, recent)
           pick = rng.rand(32)
-          return @edges[rng.rand(@edges.size)] if pick < EDGES
+          return edges[rng.rand(edges.size)] if pick < EDGES
 
           if pick < STEPS && !recent.empty?
             value = recent[rng.rand(recent.size)]
@@ -72,6 +71,11 @@ module Loom
         def inspect = "integer(#{@min}..#{@max})"
 
         private
+
+        # Built on first use: binds build integers per value, and replays never draw edges.
+        def edges
+          @edges ||= [0, 1, -1, @min, @max, @min + 1, @max - 1].select { |v| @range.cover?(v) }.uniq.freeze
+        end
 
         def step(rng) = (rng.rand(2).zero? ? 1 : 2 + rng.rand(3)) * (rng.rand(2).zero? ? 1 : -1)
       end

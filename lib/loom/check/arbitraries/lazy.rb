@@ -15,9 +15,9 @@ module Loom
       # one lazy is a span with one label, so the shrinker can replace a node
       # by a node nested in it.
       class Lazy < Arbitrary
-        # Nodes drawn in their simplest form beyond the bound before deciding
-        # that the first branch never ends the recursion.
-        RUNAWAY = 10_000
+        # Nesting beyond the size before deciding that the first branch never
+        # ends the recursion (a Ruby stack holds a few thousand levels).
+        RUNAWAY = 200
 
         # @param block [Proc] returns the Arbitrary
         # @param label [Object] the spans' label (default: where the block is written)
@@ -44,14 +44,13 @@ module Loom
         # @see Arbitrary#generate
         # @raise [HarnessError] when the simplest branch recurses without end
         def generate(choices, size)
-          nodes = choices.node!
-          if nodes > size + RUNAWAY
-            raise HarnessError, "#{inspect}: the recursion never ends in its simplest form; put the base case " \
-                                "first (one_of(leaf, node), frequency([w, leaf], ...))"
+          choices.nested do |depth|
+            if depth > size + RUNAWAY
+              raise HarnessError, "#{inspect}: the recursion never ends in its first branch; put the base case " \
+                                  "first (one_of(leaf, node), frequency([w, leaf], ...))"
+            end
+            draw(choices, size)
           end
-          return choices.span(@label) { arbitrary.generate(choices, size) } if nodes <= [size, 1].max || !choices.fresh?
-
-          choices.leaves { choices.span(@label) { arbitrary.generate(choices, size) } }
         end
 
         # @see Arbitrary#realize
@@ -62,6 +61,14 @@ module Loom
 
         # @return [::String]
         def inspect = "lazy(#{@label.is_a?(::Array) ? @label.join(':') : @label.class})"
+
+        private
+
+        def draw(choices, size)
+          return choices.span(@label) { arbitrary.generate(choices, size) } if !choices.fresh? || choices.node! <= [size, 1].max
+
+          choices.leaves { choices.span(@label) { arbitrary.generate(choices, size) } }
+        end
       end
     end
   end

@@ -8,7 +8,10 @@
 #
 #   bundle exec ruby -Ilib -Itest bench/scripts/check/shrinking_challenge.rb [--seeds 100] [--rows a,b] [--no-pbt]
 #
-# The loom rows are test/support/shrinking_challenges.rb (the test's).
+# The loom rows are test/support/shrinking_challenges.rb (the test's), then
+# two variants the test does not assert (bound5 and binheap with jqwik's
+# generators). An older loom (before `lazy`) runs calculator and binheap
+# unrolled to depth 6: `-I /tmp/loom-old/lib` with that tree's checkout.
 # pbt 0.7.0 has no bind, no one_of over arbitraries and no recursion, so
 # calculator, lengthlist and binheap have no pbt port.
 require "optparse"
@@ -48,9 +51,13 @@ module PbtChallenges
 
   def self.ports # rubocop:disable Metrics/AbcSize,Metrics/MethodLength -- a table of ports
     sc = ShrinkingChallenges
-    bounded = Pbt.array(Pbt.integer(min: sc::INT16.min, max: sc::INT16.max), max: 10).filter { |l| sc.sum16(l) < 256 }
+    bounded = lambda do |max|
+      Pbt.array(Pbt.integer(min: sc::INT16.min, max: sc::INT16.max), max: max).filter { |l| sc.sum16(l) < 256 }
+    end
+    bound5 = ->(max) { ->(c) { Pbt.property(Pbt.tuple(*[bounded.call(max)] * 5)) { |p| check(c, sc.sum16(p.flatten) < 5 * 256) } } }
     {
-      "bound5" => ->(c) { Pbt.property(Pbt.tuple(*[bounded] * 5)) { |p| check(c, sc.sum16(p.flatten) < 5 * 256) } },
+      "bound5" => bound5.call(1),
+      "bound5 (jqwik's lists of up to 10)" => bound5.call(10),
       "large_union_list" => ->(c) { Pbt.property(Pbt.array(Pbt.array(Pbt.integer))) { |l| check(c, l.flatten.uniq.size < 5) } },
       "reverse" => ->(c) { Pbt.property(Pbt.array(Pbt.integer)) { |l| check(c, l.reverse == l) } },
       "difference_must_not_be_zero" => difference(:zero?.to_proc),
@@ -112,7 +119,7 @@ end
 header = "| row | found | minimal | shrink steps | evaluations per shrink | ms per check | misses (first 2) |"
 puts "Ruby #{RUBY_VERSION}#{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? ' --yjit' : ''}, " \
      "seeds 1..#{options[:seeds]}, loom at #{`git rev-parse --short HEAD`.strip}"
-rows = ShrinkingChallenges.rows
+rows = ShrinkingChallenges.rows + ShrinkingChallenges.variants
 rows = rows.select { |r| options[:rows].include?(r.name) } if options[:rows]
 puts "\nloom", header, "|---|---|---|---|---|---|---|"
 rows.each do |row|
@@ -124,7 +131,7 @@ exit unless options[:pbt] && PbtChallenges.load
 puts "\npbt #{Pbt::VERSION}", header, "|---|---|---|---|---|---|---|"
 ports = PbtChallenges.ports
 rows.each do |row|
-  next puts("| #{row.name} | no port: pbt 0.7.0 has no bind / recursion |") unless ports[row.name]
+  next puts("| #{row.name} | no port: pbt 0.7.0 has no bind, no one_of over arbitraries, no recursion |") unless ports[row.name]
 
   puts summarize(row.name, (1..options[:seeds]).map { |seed| PbtChallenges.run(ports[row.name], row, seed) })
   $stdout.flush

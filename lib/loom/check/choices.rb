@@ -91,7 +91,8 @@ module Loom
                   if block_given? then yield(@rng)
                   else @rng.rand(min..max)
                   end
-                else replayed(min, max, target, ::Integer)
+                else
+                  replayed(min, max, target, ::Integer)
                 end
         record(value, min, max, target)
       end
@@ -106,14 +107,21 @@ module Loom
         value = if @rng then yield(@rng)
                 elsif nan && @prefix[@position].is_a?(::Float) && @prefix[@position].nan? && !@hole_open
                   @prefix[(@position += 1) - 1]
-                else replayed(min, max, target, ::Float)
+                else
+                  replayed(min, max, target, ::Float)
                 end
         record(value, min, max, target)
       end
 
       # @return [Boolean] a fresh coin (or the block's pick); false is simplest
       def boolean
-        integer(0, 1, 0) { |rng| block_given? ? (yield(rng) ? 1 : 0) : rng.rand(2) } == 1
+        integer(0, 1, 0) do |rng|
+          if block_given?
+            yield(rng) ? 1 : 0
+          else
+            rng.rand(2)
+          end
+        end == 1
       end
 
       # Random-compatible draw, recorded: rand, rand(n), rand(a..b), rand(x.y).
@@ -122,7 +130,7 @@ module Loom
       # @return [Numeric]
       def rand(limit = nil)
         case limit
-        when nil then float(0.0, 1.0, 0.0) { |rng| rng.rand }
+        when nil then float(0.0, 1.0, 0.0, &:rand)
         when ::Integer then integer(0, limit - 1, 0) { |rng| rng.rand(limit) }
         when ::Float then float(0.0, limit, 0.0) { |rng| rng.rand(limit) }
         when Range then ranged(limit)
@@ -171,22 +179,10 @@ module Loom
       # @yieldparam index [Integer] the element's index
       # @yieldreturn [Boolean] false to end the collection (e.g. no unique element found)
       # @return [void]
-      def collection(label, min, max, length = nil)
-        return fresh_collection(min, max, @leaves.positive? ? min : length) { |i| yield i } if @rng
+      def collection(label, min, max, length = nil, &)
+        return fresh_collection(min, max, @leaves.positive? ? min : length, &) if @rng
 
-        count = 0
-        while count < max
-          index = open_span(label, count >= min)
-          unless count < min || integer(0, 1, 0) { count < length ? 1 : 0 } == 1
-            cancel_span(index)
-            break
-          end
-          kept = yield(count)
-          close_span(index)
-          break if kept == false
-
-          count += 1
-        end
+        replayed_collection(label, min, max, &)
       end
 
       # @return [Array<Boolean>] per span, whether it is a collection's element that may be left out
@@ -259,6 +255,23 @@ module Loom
         @span_labels = []
         @span_elements = []
         @discarded = []
+      end
+
+      # {#collection} replayed: the flags read, each element a span.
+      def replayed_collection(label, min, max)
+        count = 0
+        while count < max
+          index = open_span(label, count >= min)
+          unless count < min || integer(0, 1, 0) == 1
+            cancel_span(index)
+            break
+          end
+          kept = yield(count)
+          close_span(index)
+          break if kept == false
+
+          count += 1
+        end
       end
 
       # {#collection} drawn afresh: the flags only, no spans.

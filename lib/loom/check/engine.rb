@@ -63,8 +63,8 @@ module Loom
         size = Sizing.for_run(index, @options.runs, @options.max_size)
         start = initial(candidate, size)
         shrinker = Shrinker.new(start, error, max_steps: @options.max_shrinks, batch_size: runner.batch_size,
-                                                  replay: ->(values, hole) { replay(values, hole, size) },
-                                                  test: ->(batch) { test(runner, batch) }).run
+                                              replay: ->(values, hole) { replay(values, hole, size) },
+                                              test: ->(batch) { test(runner, batch) }).run
         { runs: index + 1, shrinks: shrinker.steps, original: @property.display(candidate.args),
           counterexample: @property.display(shrinker.best.args), error: shrinker.error }
       end

@@ -1,8 +1,11 @@
 # frozen_string_literal: true
 
 require_relative "shrinker/order"
-require_relative "shrinker/span_passes"
-require_relative "shrinker/value_passes"
+require_relative "shrinker/deletion"
+require_relative "shrinker/structure"
+require_relative "shrinker/reordering"
+require_relative "shrinker/minimizing"
+require_relative "shrinker/pairs"
 
 module Loom
   module Check
@@ -14,7 +17,8 @@ module Loom
     # That order is total and every kept candidate descends in it, so
     # shrinking ends; it is also what makes results the same from any start.
     #
-    # The passes ({SpanPasses}, {ValuePasses}) each propose candidates; a
+    # The passes ({Deletion}, {Structure}, {Reordering}, {Minimizing},
+    # {Pairs}) each propose candidates; a
     # pass that worked in a round runs earlier in the next (one that
     # shortened the sequence first), so cheap passes that keep failing do not
     # delay the ones that jump. Rounds go on until one changes nothing, or
@@ -25,13 +29,16 @@ module Loom
     # the runner: every backend keeps the same candidates.
     class Shrinker
       include Order
-      include SpanPasses
-      include ValuePasses
+      include Deletion
+      include Structure
+      include Reordering
+      include Minimizing
+      include Pairs
 
       # The passes, in their first order: deletions first, since a shorter
       # sequence makes every later pass cheaper.
-      PASSES = %i[remove_discarded delete_spans merge_elements join_collections zero_spans pass_to_descendant minimize_choices
-                  minimize_duplicates lower_pairs redistribute reorder_spans permute_spans].freeze
+      PASSES = %i[remove_discarded delete_spans merge_elements join_collections zero_spans pass_to_descendant
+                  minimize_choices minimize_duplicates lower_pairs redistribute reorder_spans permute_spans].freeze
       # Replays remembered, so a pass that asks about the same sequence twice replays it once.
       REPLAYS = 4096
 
@@ -40,7 +47,7 @@ module Loom
 
       # A sequence to replay with a hole: the span of that pre-order index is
       # drawn in its simplest form, then the sequence goes on at resume.
-      Hole = Struct.new(:values, :span, :resume)
+      Hole = Struct.new(:prefix, :span, :resume)
 
       # @return [Candidate] the simplest failing case found
       attr_reader :best
@@ -110,8 +117,7 @@ module Loom
       def consider(proposals)
         batch = []
         proposals.each do |proposal|
-          candidate = candidate_for(proposal)
-          next unless candidate && batch.none? { |c| c.choices.values == candidate.choices.values }
+          next unless (candidate = fresh_candidate(proposal, batch))
 
           batch << candidate
           next if batch.size < @batch_size
@@ -120,6 +126,12 @@ module Loom
           batch = []
         end
         !batch.empty? && evaluate(batch)
+      end
+
+      # The proposal's candidate unless it is not simpler, already passed, or already in the batch.
+      def fresh_candidate(proposal, batch)
+        candidate = candidate_for(proposal)
+        candidate if candidate && batch.none? { |c| c.choices.values == candidate.choices.values }
       end
 
       def candidate_for(proposal)
@@ -135,8 +147,9 @@ module Loom
         @replays.clear if @replays.size >= REPLAYS
         return @replays[proposal] if @replays.key?(proposal)
 
+        hole = proposal.is_a?(Hole)
         @replays[proposal] =
-          proposal.is_a?(Hole) ? @replay.call(proposal.values, [proposal.span, proposal.resume]) : @replay.call(proposal, nil)
+          hole ? @replay.call(proposal.prefix, [proposal.span, proposal.resume]) : @replay.call(proposal, nil)
       end
 
       def evaluate(batch)
@@ -179,6 +192,23 @@ module Loom
         changes.each { |i, v| copy[i] = v }
         copy
       end
+
+      # Whether the choice at position is an integer with more than two
+      # values (booleans aside: flags and branches of two).
+      def numeric?(choices, position)
+        choices.values[position].is_a?(::Integer) && choices.maxs[position] - choices.mins[position] > 1
+      end
+
+      # Positions of {#numeric?} choices (computed once per case).
+      def numeric_positions(choices)
+        return @numeric if @numeric_of.equal?(choices)
+
+        @numeric_of = choices
+        @numeric = (0...choices.size).select { |p| numeric?(choices, p) }
+      end
+
+      # Where the span starts and ends.
+      def span_range(choices, index) = [choices.span_starts[index], choices.span_ends[index]]
     end
   end
 end

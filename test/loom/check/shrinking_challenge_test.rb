@@ -18,7 +18,7 @@ class CheckShrinkingChallengeTest < Minitest::Test
     next if TABLE.empty?
 
     puts "\nShrinking Challenge, seeds #{SEEDS}: share on the minimum, median shrink steps"
-    TABLE.sort.each { |name, line| puts format("  %-30s %s", name, line) }
+    TABLE.sort.each { |name, line| puts "  #{name.ljust(30)} #{line}" }
   end
 
   ShrinkingChallenges.rows.each do |row|
@@ -26,7 +26,7 @@ class CheckShrinkingChallengeTest < Minitest::Test
       outcomes = SEEDS.map { |seed| ShrinkingChallenges.run(row, seed) }
       minimal = outcomes.count { |o| o[:minimal] }
       steps = outcomes.map { |o| o[:shrinks] }.sort[outcomes.size / 2]
-      TABLE[row.name] = format("%3d%%  %4d steps", 100 * minimal / outcomes.size, steps)
+      TABLE[row.name] = "#{(100 * minimal / outcomes.size).to_s.rjust(3)}%  #{steps.to_s.rjust(4)} steps"
       misses = outcomes.each_with_index.reject { |o, _| o[:minimal] }.first(3)
                        .map { |o, i| "seed #{SEEDS.first + i}: #{o[:counterexample].inspect}" }
       assert_operator minimal, :>=, SHARE * outcomes.size,

@@ -32,7 +32,7 @@ module Loom
         # @raise [FilterExhaustedError] after max_attempts rejections in a row
         def generate(choices, size)
           @max_attempts.times do |attempt|
-            grown = attempt.zero? ? size : [size, [attempt, Sizing::MAX_SIZE].min].max
+            grown = attempt.clamp(size, [size, Sizing::MAX_SIZE].max)
             raw, kept = choices.attempt(self) do
               raw = @source.generate(choices, grown)
               [raw, @predicate.call(@source.realize(raw))]

@@ -7,7 +7,7 @@ module Loom
       # refer to itself: recursive values such as trees and expressions.
       #
       # The recursion has a size bound: each fresh value counts the lazy nodes
-      # it draws, and past the run's size (at least 1) a node is drawn in leaf
+      # it draws, and past the run's size a node is drawn in leaf
       # mode ({Choices#leaves}: first branches, shortest collections), which
       # ends it in its first branch (put the base case first, as in
       # `one_of(leaf, node)`). A replay has no bound: it reads the recorded
@@ -65,7 +65,7 @@ module Loom
         private
 
         def draw(choices, size)
-          return choices.span(@label) { arbitrary.generate(choices, size) } if !choices.fresh? || choices.node! <= [size, 1].max
+          return choices.span(@label) { arbitrary.generate(choices, size) } if !choices.fresh? || choices.node! <= size
 
           choices.leaves { choices.span(@label) { arbitrary.generate(choices, size) } }
         end

@@ -39,15 +39,16 @@ module ShrinkingChallenges
   end
 
   # One check of a row on one seed, inline.
-  # @return [Hash] found:, minimal:, shrinks:, evaluations: (of the shrink phase), seconds:, counterexample:
+  # @return [Hash] found:, minimal:, shrinks:, evaluations: (of the shrink phase), seconds:, cpu: (seconds),
+  #   counterexample:
   def self.run(row, seed, **options)
     calls = [0]
     property = row.build.call(calls)
-    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    started = [Process::CLOCK_MONOTONIC, Process::CLOCK_PROCESS_CPUTIME_ID].map { |c| Process.clock_gettime(c) }
     result = C.check(property, seed: seed, **options)
-    seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+    wall, cpu = [Process::CLOCK_MONOTONIC, Process::CLOCK_PROCESS_CPUTIME_ID].map { |c| Process.clock_gettime(c) }
     { found: result.failed?, minimal: result.failed? && row.minimal.call(result.counterexample),
-      shrinks: result.shrinks, evaluations: calls[0] - result.runs, seconds: seconds,
+      shrinks: result.shrinks, evaluations: calls[0] - result.runs, seconds: wall - started[0], cpu: cpu - started[1],
       counterexample: result.counterexample }
   end
 end

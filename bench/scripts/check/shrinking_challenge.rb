@@ -90,12 +90,14 @@ module PbtChallenges
   def self.run(build, row, seed)
     calls = [0]
     started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
     details = Pbt.check(seed: seed, num_runs: 100, worker: :none) { build.call(calls) }
     seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+    cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu
     failed = details.failed
     ce = details.counterexample
     { found: failed ? true : false, minimal: failed && row.minimal.call(ce), shrinks: details.num_shrinks.to_i,
-      evaluations: calls[0] - details.num_runs.to_i, seconds: seconds, counterexample: ce }
+      evaluations: calls[0] - details.num_runs.to_i, seconds: seconds, cpu: cpu, counterexample: ce }
   end
 end
 
@@ -111,24 +113,25 @@ def summarize(name, outcomes)
   failed = outcomes.select { |o| o[:found] }
   share = 100.0 * outcomes.count { |o| o[:minimal] } / outcomes.size
   misses = outcomes.reject { |o| o[:minimal] }.first(2).map { |o| o[:counterexample].inspect[0, 60] }
-  format("| %-28s | %3d/%3d | %5.1f%% | %-18s | %-22s | %-22s | %s |", name, failed.size, outcomes.size, share,
+  format("| %-28s | %3d/%3d | %5.1f%% | %-18s | %-22s | %-22s | %-6s | %s |", name, failed.size, outcomes.size, share,
          spread(failed.map { |o| o[:shrinks] }), spread(failed.map { |o| o[:evaluations] }),
-         spread(failed.map { |o| o[:seconds] * 1000 }, "%.1f"), misses.join(" ; "))
+         spread(failed.map { |o| o[:seconds] * 1000 }, "%.2f"), format("%.2f", median(failed.map { |o| o[:cpu] * 1000 }) || 0),
+         misses.join(" ; "))
 end
 
-header = "| row | found | minimal | shrink steps | evaluations per shrink | ms per check | misses (first 2) |"
+header = "| row | found | minimal | shrink steps | evaluations per shrink | ms per check (wall) | CPU ms | misses (first 2) |"
 puts "Ruby #{RUBY_VERSION}#{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? ' --yjit' : ''}, " \
      "seeds 1..#{options[:seeds]}, loom at #{`git rev-parse --short HEAD`.strip}"
 rows = ShrinkingChallenges.rows + ShrinkingChallenges.variants
 rows = rows.select { |r| options[:rows].include?(r.name) } if options[:rows]
-puts "\nloom", header, "|---|---|---|---|---|---|---|"
+puts "\nloom", header, "|---|---|---|---|---|---|---|---|"
 rows.each do |row|
   puts summarize(row.name, (1..options[:seeds]).map { |seed| ShrinkingChallenges.run(row, seed) })
   $stdout.flush
 end
 exit unless options[:pbt] && PbtChallenges.load
 
-puts "\npbt #{Pbt::VERSION}", header, "|---|---|---|---|---|---|---|"
+puts "\npbt #{Pbt::VERSION}", header, "|---|---|---|---|---|---|---|---|"
 ports = PbtChallenges.ports
 rows.each do |row|
   next puts("| #{row.name} | no port: pbt 0.7.0 has no bind, no one_of over arbitraries, no recursion |") unless ports[row.name]

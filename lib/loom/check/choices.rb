@@ -71,6 +71,17 @@ module Loom
         replaying(prefix, hole) unless rng
       end
 
+      # @api private
+      # Forgets everything drawn, to draw the next value afresh with this object.
+      # @return [self]
+      def reset!
+        @values.clear
+        @recent.clear
+        @recent_next = 0
+        @nodes = 0
+        self
+      end
+
       # @return [Boolean] true when values come from the random source
       def fresh? = !@rng.nil?
 

@@ -9,9 +9,9 @@ module Loom
     class Engine
       # Runs generated per batch; each batch is one round of work for the workers.
       WINDOW = 100
-      # Inline, runs are generated 8 at a time: a check that fails early does
-      # not pay for generating the runs after its failure (recording choices
-      # makes generation cost more than the cheap properties it feeds).
+      # Inline, the first batch is 8 runs and each next one twice as many: a
+      # check that fails early does not pay for generating the runs after its
+      # failure, one that passes makes 4 batches of 100 runs.
       INLINE_WINDOW = 8
 
       # @param property [Property]
@@ -39,24 +39,39 @@ module Loom
 
       private
 
+      # Runs are drawn from one Choices, cleared for each (the hot path of a
+      # passing check keeps nothing); the failing run is drawn again, from the
+      # state its batch started with, to keep its choices.
       def run_phase(runner)
         rng = Random.new(@options.seed)
-        window = runner.is_a?(Runners::Inline) ? INLINE_WINDOW : WINDOW
-        0.step(@options.runs - 1, window) do |first|
-          cases = generate(rng, first, [window, @options.runs - first].min)
-          failure = runner.first_failure(cases.each_with_index.map { |c, i| [first + i, c.args] }, @deadline)
-          return [failure[0], cases[failure[0] - first], failure[1]] if failure
+        source = Choices.fresh(rng)
+        inline = runner.is_a?(Runners::Inline)
+        window = inline ? INLINE_WINDOW : WINDOW
+        first = 0
+        while first < @options.runs
+          start = rng.dup
+          cases = Array.new([window, @options.runs - first].min) { |i| [first + i, @property.args(draw(source, first + i))] }
+          failure = runner.first_failure(cases, @deadline)
+          return [failure[0], redraw(start, first, failure[0]), failure[1]] if failure
+
+          first += cases.size
+          window = [window * 2, WINDOW].min if inline
         end
         nil
       end
 
-      def generate(rng, first, count)
-        arbitrary = @property.arbitrary
-        Array.new(count) do |i|
-          choices = Choices.fresh(rng)
-          raw = arbitrary.generate(choices, Sizing.for_run(first + i, @options.runs, @options.max_size))
-          Shrinker::Candidate.new(choices, raw, @property.args(raw))
-        end
+      def draw(choices, index)
+        @property.arbitrary.generate(choices.reset!, Sizing.for_run(index, @options.runs, @options.max_size))
+      end
+
+      # Run index drawn again from the Random state of its batch's start.
+      # @return [Shrinker::Candidate]
+      def redraw(rng, first, index)
+        source = Choices.fresh(rng)
+        (first...index).each { |i| draw(source, i) }
+        choices = Choices.fresh(rng)
+        raw = draw(choices, index)
+        Shrinker::Candidate.new(choices, raw, @property.args(raw))
       end
 
       def shrink_phase(runner, index, candidate, error)
@@ -88,7 +103,8 @@ module Loom
       end
 
       def test(runner, batch)
-        runner.first_failure(batch.each_with_index.map { |c, i| [i, c.args] }, @deadline)
+        cases = Array.new(batch.size) { |i| [i, batch[i].args] }
+        runner.first_failure(cases, @deadline)
       end
     end
   end

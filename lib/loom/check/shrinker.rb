@@ -111,7 +111,7 @@ module Loom
       # @return [Choices] the best case's choices
       def current = @best.choices
 
-      # Evaluates proposals (value Arrays or Holes) in order, in batches, and
+      # Evaluates proposals (value Arrays, Holes or Candidates already replayed) in order, in batches, and
       # keeps the first that fails and is simpler than the best.
       # @return [Boolean] whether one was kept
       def consider(proposals)
@@ -135,7 +135,7 @@ module Loom
       end
 
       def candidate_for(proposal)
-        candidate = replay(proposal)
+        candidate = proposal.is_a?(Candidate) ? proposal : replay(proposal)
         return nil unless candidate && simpler?(candidate.choices, current)
         return nil if @passed.key?(candidate.choices.values)
 

@@ -43,8 +43,16 @@ module Loom
           return if value.eql?(target) || lower(index, target)
           return minimize_float(index, value, target) if value.is_a?(::Float)
 
-          search(value, target, current.maxs[index]) { |v| lower(index, v) }
+          search(value, target, current.maxs[index]) { |v| lower(index, v) } unless settled?(index, value, target)
           below_target(index)
+        end
+
+        # Whether the value is above the target and the next simpler one
+        # already passed: a search done in an earlier round would only ask
+        # again what it knows. (Below the target the search also tries the
+        # mirror above it.)
+        def settled?(index, value, target)
+          value > target && @passed.key?(with(current.values, index => value - 1))
         end
 
         # A small value above the target may give way to a simpler one below
@@ -109,10 +117,12 @@ module Loom
 
           plain = with(current.values, index => value)
           replayed = replay(plain)
-          lost = replayed ? plain.size - replayed.choices.size : 0
-          return consider([plain]) unless lost.positive?
+          return false unless replayed
 
-          consider([plain, cut(plain, index + 1, index + 1 + lost)])
+          lost = plain.size - replayed.choices.size
+          return consider([replayed]) unless lost.positive?
+
+          consider([replayed, cut(plain, index + 1, index + 1 + lost)])
         end
 
         # Lowers equal choices together: `[3, 3]` where neither 3 may change alone.

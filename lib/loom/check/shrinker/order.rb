@@ -44,11 +44,13 @@ module Loom
         def compare_from(one, other, from, to)
           a = one.values
           b = other.values
-          (from...to).each do |i|
-            next if a[i].eql?(b[i])
-
-            ranks = Order.rank(a[i], one.targets[i]) <=> Order.rank(b[i], other.targets[i])
-            return ranks unless ranks.zero?
+          i = from
+          while i < to
+            unless a[i].eql?(b[i])
+              ranks = Order.rank(a[i], one.targets[i]) <=> Order.rank(b[i], other.targets[i])
+              return ranks unless ranks.zero?
+            end
+            i += 1
           end
           0
         end

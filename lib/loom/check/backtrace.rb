@@ -13,12 +13,19 @@ module Loom
       FRAMEWORKS = %r{/(rspec-(core|expectations|mocks|support)|minitest)(-[\d.]+)?/(lib|exe)/|/bin/(rspec|rake):}
 
       # @param lines [Array<String>, nil] a backtrace
+      # @param limit [Integer, nil] stop after this many lines (a report shows 5)
       # @return [Array<String>] the lines outside loom and the test frameworks
-      #   (all of them when none is, so that nothing is lost)
-      def self.user(lines)
+      #   (the first ones when none is, so that nothing is lost)
+      def self.user(lines, limit = nil)
         lines ||= []
-        kept = lines.reject { |line| internal?(line) }
-        kept.empty? ? lines : kept
+        kept = []
+        lines.each do |line|
+          next if internal?(line)
+
+          kept << line
+          break if limit && kept.size >= limit
+        end
+        kept.empty? ? lines.first(limit || lines.size) : kept
       end
 
       # @param line [String] @return [Boolean] whether the frame is loom's or a test framework's

@@ -65,7 +65,7 @@ module Loom
           Counterexample: #{@counterexample.inspect}
           First failure:  #{@original.inspect}
           Error: #{@error.class}: #{@error.message}
-          #{Backtrace.user(@error.backtrace).first(5).map { |l| "  #{l}" }.join("\n")}
+          #{Backtrace.user(@error.backtrace, 5).map { |l| "  #{l}" }.join("\n")}
           Replay: pass seed: #{@seed} to #{replay}, or set LOOM_CHECK_SEED=#{@seed}
         TEXT
       end

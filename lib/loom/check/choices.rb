@@ -103,7 +103,7 @@ module Loom
                   else @rng.rand(min..max)
                   end
                 else
-                  replayed(min, max, target, ::Integer)
+                  replayed_integer(min, max, target)
                 end
         record(value, min, max, target)
       end
@@ -338,6 +338,18 @@ module Loom
         @maxs << max
         @targets << target
         value
+      end
+
+      # The next recorded value as an integer of min..max (the hot path of a replay).
+      def replayed_integer(min, max, target)
+        return target if @hole_open || @position >= @prefix.size
+
+        value = @prefix[@position]
+        @position += 1
+        return target unless value.is_a?(::Integer)
+        return value if value >= min && value <= max
+
+        value < min ? min : max
       end
 
       def replayed(min, max, target, kind)

@@ -109,10 +109,10 @@ module Loom
           cut(with(choices.values, position => value), start, finish)
         end
 
-        # The nearest numbers after the span, then the nearest before it.
+        # The nearest number after the span, then the nearest before it.
         def merge_partners(choices, start, finish)
           numbers = numeric_positions(choices)
-          numbers.select { |p| p >= finish }.first(Pairs::WINDOW) + numbers.select { |p| p < start }.last(2).reverse
+          [numbers.find { |p| p >= finish }, numbers.reverse_each.find { |p| p < start }].compact
         end
 
         # Joins neighbouring collections: deletes a collection's "no more"

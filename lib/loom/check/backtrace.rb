@@ -18,14 +18,9 @@ module Loom
       #   (the first ones when none is, so that nothing is lost)
       def self.user(lines, limit = nil)
         lines ||= []
-        kept = []
-        lines.each do |line|
-          next if internal?(line)
-
-          kept << line
-          break if limit && kept.size >= limit
-        end
-        kept.empty? ? lines.first(limit || lines.size) : kept
+        count = limit || lines.size
+        kept = lines.lazy.reject { |line| internal?(line) }.first(count)
+        kept.empty? ? lines.first(count) : kept
       end
 
       # @param line [String] @return [Boolean] whether the frame is loom's or a test framework's

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "choices/random_draws"
+
 module Loom
   module Check
     # The record of the choices behind one generated value, and the source an
@@ -26,6 +28,8 @@ module Loom
     # `rand(float)`), so an arbitrary written against a Random records (and
     # shrinks) its draws too.
     class Choices
+      include RandomDraws
+
       # How many of the latest integers a fresh draw may copy or step from.
       RECENT = 8
 
@@ -135,23 +139,6 @@ module Loom
         end == 1
       end
 
-      # Random-compatible draw, recorded: rand, rand(n), rand(a..b), rand(x.y).
-      #
-      # @param limit [nil, Integer, Float, Range]
-      # @return [Numeric]
-      def rand(limit = nil)
-        case limit
-        when nil then float(0.0, 1.0, 0.0, &:rand)
-        when ::Integer then integer(0, limit - 1, 0) { |rng| rng.rand(limit) }
-        when ::Float then float(0.0, limit, 0.0) { |rng| rng.rand(limit) }
-        when Range then ranged(limit)
-        else raise ArgumentError, "rand takes nil, an Integer, a Float or a Range, got #{limit.inspect}"
-        end
-      end
-
-      # @param count [Integer] @return [String] random bytes, one choice each
-      def bytes(count) = ::Array.new(count) { integer(0, 255, 0) }.pack("C*")
-
       # Records the choices the block draws as one span.
       #
       # @param label [Object] what drew them (spans of one arbitrary share it)
@@ -243,14 +230,6 @@ module Loom
       def size = @values.size
 
       private
-
-      def ranged(range)
-        low = range.begin
-        high = range.exclude_end? && low.is_a?(::Integer) ? range.end - 1 : range.end
-        return float(low.to_f, high.to_f, 0.0.clamp(low, high).to_f) { |rng| rng.rand(range) } if low.is_a?(::Float)
-
-        integer(low, high, 0.clamp(low, high)) { |rng| rng.rand(range) }
-      end
 
       # A replay also records ranges, targets and spans.
       def replaying(prefix, hole)
@@ -347,9 +326,8 @@ module Loom
         value = @prefix[@position]
         @position += 1
         return target unless value.is_a?(::Integer)
-        return value if value >= min && value <= max
 
-        value < min ? min : max
+        value.clamp(min, max)
       end
 
       def replayed(min, max, target, kind)

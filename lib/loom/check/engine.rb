@@ -50,7 +50,7 @@ module Loom
         first = 0
         while first < @options.runs
           start = rng.dup
-          cases = Array.new([window, @options.runs - first].min) { |i| [first + i, @property.args(draw(source, first + i))] }
+          cases = draw_batch(source, first, [window, @options.runs - first].min)
           failure = runner.first_failure(cases, @deadline)
           return [failure[0], redraw(start, first, failure[0]), failure[1]] if failure
 
@@ -58,6 +58,11 @@ module Loom
           window = [window * 2, WINDOW].min if inline
         end
         nil
+      end
+
+      # @return [Array<(Integer, Object)>] [index, args] of runs first.., count of them
+      def draw_batch(source, first, count)
+        Array.new(count) { |i| [first + i, @property.args(draw(source, first + i))] }
       end
 
       def draw(choices, index)

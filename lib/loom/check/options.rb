@@ -56,10 +56,13 @@ module Loom
       # @return [Integer] 1 worker inline, else one per processor
       def self.default_size(worker) = worker == :inline ? 1 : Etc.nprocessors
 
-      # @return [Integer] LOOM_CHECK_SEED when set (to replay a failure), else a fresh random seed
+      # Fresh seeds are below this: short enough to read and type (Random.new_seed has 39 digits).
+      SEEDS = 2**32
+
+      # @return [Integer] LOOM_CHECK_SEED when set (to replay a failure), else a fresh random seed below SEEDS
       def self.default_seed
         env = ENV.fetch("LOOM_CHECK_SEED", nil)
-        env ? Integer(env) : Random.new_seed
+        env ? Integer(env) : Random.new_seed % SEEDS
       end
     end
   end

@@ -104,8 +104,8 @@ module Loom
       end
 
       def diamond(left, middle)
-        %(<path d="M#{left.round(1)} #{(middle - 6).round(1)}l5 6l-5 6l-5 -6z" fill="#fff" stroke="#111" \
-          stroke-width="1.5"/>)
+        path = "M#{left.round(1)} #{(middle - 6).round(1)}l5 6l-5 6l-5 -6z"
+        %(<path d="#{path}" fill="#fff" stroke="#111" stroke-width="1.5"/>)
       end
 
       def failed(row, top_edge)

@@ -192,7 +192,7 @@ Loom::Bench.suite(:map) do |s|
                    pairs: peers.to_h { |loom, peer| ["#{label}: #{loom}", "#{label}: #{peer}"] },
                    note: "Each loom backend against Parallel with the same 2 workers; inline and fiber pools " \
                          "have no Parallel counterpart. Floor: the plain map in this process."
-    s.backends job == :trivial ? "trivial" : "CPU-heavy", source: "map, #{label.sub(/ items\z/, '')}",
+    s.backends job == :trivial ? "trivial" : "CPU-heavy", source: "map, #{label[/\A[\d,]+/]} items",
                                                           rows: Loom::Bench::Presentation::BACKENDS.to_h { |w|
                                                             [w, "#{label}: loom #{w} pool, warm"]
                                                           }

@@ -177,7 +177,7 @@ module Loom
       end
 
       # The article's job with thread waiters: WAITERS threads each loop
-      # {make or reset a promise, push it to the shared queue, wait}; one
+      # (make or reset a promise, push it to the shared queue, wait); one
       # resolver thread pops and fulfils. Threads start in setup, untimed.
       class ThreadRig
         STOP = Object.new.freeze

@@ -17,6 +17,7 @@ module Loom
   class EventLoop
     include Fibers
     include Timers
+
     # Raised when a fiber waits, nothing is scheduled, no IO or timer is
     # pending and no other thread exists that could wake it.
     class DeadlockError < Error; end

@@ -92,7 +92,7 @@ module Loom
       def work(worker)
         queue = @queue
         idle = @idle
-        # rubocop:disable Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
+        # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
         while true
           # Only this loop's fibers pop (and, once it is closed, a killing
           # thread): a pop after a non-empty test never waits; at worst it
@@ -108,7 +108,6 @@ module Loom
           message = Loom.await_resume!
           answer(worker, worker.caller, message) if worker.caller
         end
-        # rubocop:enable Style/InfiniteLoop
       ensure
         idle&.delete(worker)
       end

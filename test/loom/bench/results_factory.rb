@@ -42,7 +42,7 @@ module BenchResultsFactory
     status = value.nil? ? "failed" : "ok"
     { "suite" => suite, "row" => row, "library" => library, "compare" => compare, "kind" => kind,
       "variant" => "no-yjit", "trial" => trial, "status" => status, "error" => value.nil? ? "Boom: failed" : nil,
-      "value" => value, "cpu_value" => value, "executions" => value && (value * 1).round, "wall_seconds" => 1.0,
+      "value" => value, "cpu_value" => value, "executions" => value&.round, "wall_seconds" => 1.0,
       "setup_seconds" => 0.001, "children_cpu_seconds" => 0.0 }
   end
 end

@@ -5,6 +5,7 @@ require "loom/check/minitest"
 
 class CheckMinitestTest < Minitest::Test
   include Loom::Check::Minitest
+
   C = Loom::Check
 
   def test_assert_property_with_arbitraries_and_a_block

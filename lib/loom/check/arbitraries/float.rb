@@ -26,7 +26,7 @@ module Loom
           @min = min.to_f
           @max = max.to_f
           @target = 0.0.clamp(@min, @max)
-          @edges = EDGES.select { |v| v.between?(@min, @max) } + [@min, @max].select(&:finite?)
+          @edges = EDGES.grep(@min..@max) + [@min, @max].select(&:finite?)
           @edges << ::Float::NAN if nan
         end
 

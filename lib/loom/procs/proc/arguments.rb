@@ -35,7 +35,7 @@ module Loom
       # Only calls with arguments get here; they allocate this one Array, as
       # `*args` did.
       # @return [Array]
-      # rubocop:disable Metrics/CyclomaticComplexity -- one per call-method parameter
+      # rubocop:disable-next Metrics/CyclomaticComplexity -- one per call-method parameter
       def self.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
         return [arg1] if NONE.equal?(arg2)
         return [arg1, arg2] if NONE.equal?(arg3)
@@ -47,7 +47,6 @@ module Loom
 
         [arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8]
       end
-      # rubocop:enable Metrics/CyclomaticComplexity
     end
   end
 end

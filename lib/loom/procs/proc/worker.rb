@@ -212,7 +212,7 @@ module Loom
 
       private
 
-      # rubocop:disable Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
+      # rubocop:disable-next Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
       def work
         Thread.current[Evaluation::FIBER_KEY] = self
         Fiber.yield
@@ -239,7 +239,6 @@ module Loom
         @loop.count_fiber(-1)
         result
       end
-      # rubocop:enable Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity
 
       def failed(error)
         @proc.trigger(:error, error)

@@ -147,7 +147,7 @@ module Loom
       def kept_answer(answer, kept) = answer.merge("loom" => answer["loom"] && (answer["loom"] & kept))
 
       def kept_group(group, kept)
-        pairs = group["pairs"]&.select { |loom, _| kept.include?(loom) }&.transform_values { |peers| peers & kept }
+        pairs = group["pairs"]&.slice(*kept)&.transform_values { |peers| peers & kept }
         group.merge("rows" => group["rows"] & kept, "floors" => group["floors"] & kept, "pairs" => pairs)
       end
 

@@ -44,8 +44,11 @@ module Loom
       # Rewrites the block in the README.
       #
       # @return [String] the README's path
-      # @raise [Error] when the README lacks the block's markers (the message shows them)
+      # @raise [Error] when there is no README, or it lacks the block's markers (the message shows them)
       def write
+        raise Error, "no README at #{@readme}: run from loom's checkout or name it with --readme FILE" unless
+          File.file?(@readme)
+
         text = File.read(@readme)
         head, rest = split(text, self.class.begin_marker(@dir))
         _old, tail = split(rest, self.class.end_marker(@dir))

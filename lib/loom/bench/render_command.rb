@@ -74,8 +74,9 @@ module Loom
       def publish(run_dir)
         source = File.directory?(run_dir) ? File.join(run_dir, Results::FILE) : run_dir
         Results.read(source) # refuse anything that is not loom results before touching the folder
+        target = File.join(@options[:to], Results::FILE)
         FileUtils.mkdir_p(@options[:to])
-        FileUtils.cp(source, File.join(@options[:to], Results::FILE))
+        FileUtils.cp(source, target) unless File.exist?(target) && File.identical?(source, target)
         @options[:to]
       end
 

@@ -159,6 +159,11 @@ class BenchCliTest < Minitest::Test
 
       assert_equal 1, status
       assert_match(/is not valid JSON/, err)
+      _out, err, status = loom("bench", "publish", run, "--to", home, "--readme", "nowhere.md", "--no-screenshot",
+                               chdir: home)
+
+      assert_equal 1, status
+      assert_match(/no README at nowhere.md/, err)
     end
   end
 end

@@ -155,15 +155,19 @@ class BenchCliTest < Minitest::Test
       refute_includes File.read(readme), "\nold\n"
       assert_includes File.read(readme), "[report.html](docs/results/latest/report.html)"
       assert_equal 0, loom("bench", "render", PUBLISHED, "--readme", chdir: home).last
-      _out, err, status = loom("bench", "publish", File.join(home, "README.md"), chdir: home)
-
-      assert_equal 1, status
-      assert_match(/is not valid JSON/, err)
-      _out, err, status = loom("bench", "publish", run, "--to", home, "--readme", "nowhere.md", "--no-screenshot",
-                               chdir: home)
-
-      assert_equal 1, status
-      assert_match(/no README at nowhere.md/, err)
+      refuse_to_publish_what_is_not_there(run, home)
     end
+  end
+
+  def refuse_to_publish_what_is_not_there(run, home)
+    _out, err, status = loom("bench", "publish", File.join(home, "README.md"), chdir: home)
+
+    assert_equal 1, status
+    assert_match(/is not valid JSON/, err)
+    _out, err, status = loom("bench", "publish", run, "--to", home, "--readme", "nowhere.md", "--no-screenshot",
+                             chdir: home)
+
+    assert_equal 1, status
+    assert_match(/no README at nowhere.md/, err)
   end
 end

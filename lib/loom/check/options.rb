@@ -24,7 +24,21 @@ module Loom
         timeout: [->(v) { v.nil? || (v.is_a?(Numeric) && v.positive?) }, "nil or positive seconds"]
       }.freeze
 
-      attr_reader(*DEFAULTS.keys)
+      # @!attribute [r] worker
+      #   @return [Symbol] one of WORKERS
+      # @!attribute [r] size
+      #   @return [Integer, nil] workers (nil: the backend's default)
+      # @!attribute [r] runs
+      #   @return [Integer]
+      # @!attribute [r] seed
+      #   @return [Integer, nil]
+      # @!attribute [r] max_shrinks
+      #   @return [Integer]
+      # @!attribute [r] timeout
+      #   @return [Numeric, nil] seconds
+      # @!attribute [r] max_size
+      #   @return [Integer]
+      DEFAULTS.each_key { |option| attr_reader option }
 
       # @param given [Hash] the caller's options
       # @return [Options] validated, with defaults filled in

@@ -224,4 +224,7 @@ module RedisFixture
   end
 end
 
-at_exit { RedisFixture.started.reverse_each(&:destroy) }
+# After the tests, not at_exit: minitest/autorun runs the tests in an at_exit
+# hook registered before this file's, so an at_exit hook here would run first
+# and the servers and workers started by the tests would outlive them.
+Minitest.after_run { RedisFixture.started.reverse_each(&:destroy) }

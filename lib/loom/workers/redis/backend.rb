@@ -248,6 +248,9 @@ module Loom
 
           @lock.synchronize { @tickets[ticket.number] = ticket }
           command("could not send #{job.items.size} items") { |client| @publisher.send_entries(client, ticket.entries) }
+        rescue ConnectionLostError => e
+          job.cancel(e) # the collector forgets it; a submit's promise is rejected with it
+          raise
         end
 
         def planned_slots

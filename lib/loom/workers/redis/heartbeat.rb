@@ -25,6 +25,7 @@ module Loom
           @slots = slots
           @directory = directory
           @stopping = false
+          @wake_lock = Mutex.new
           @thread = Thread.new { run }
           @thread.name = "loom worker heartbeat"
         end
@@ -40,8 +41,10 @@ module Loom
         # @return [void]
         def wake_lanes
           ids = @node.lane_client_ids
-          @wake_client ||= Client.connect(@node.url)
-          ids.each { |id| @wake_client.call("CLIENT", "UNBLOCK", id) }
+          @wake_lock.synchronize do # the heartbeat and the signal watcher both wake lanes
+            @wake_client ||= Client.connect(@node.url)
+            ids.each { |id| @wake_client.call("CLIENT", "UNBLOCK", id) }
+          end
         rescue RedisClient::Error
           nil
         end
@@ -50,6 +53,10 @@ module Loom
 
         def run
           @client = Client.connect(@node.url)
+          # Listening before registering: a caller that sees this worker
+          # registered and then announces a pool is heard, not missed until
+          # the next beat.
+          listen_first if @directory
           beat until @stopping
           unregister
         ensure
@@ -97,6 +104,12 @@ module Loom
           end
           @pubsub ||= subscribe
           @pubsub.next_event(interval)
+        end
+
+        def listen_first
+          @pubsub = subscribe
+        rescue RedisClient::ConnectionError
+          @pubsub = nil # the beat subscribes once Redis answers
         end
 
         def subscribe

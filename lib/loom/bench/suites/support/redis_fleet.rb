@@ -35,7 +35,7 @@ module Loom
         # @return [Array<Integer>] their pids
         def start_workers(count)
           pids = Array.new(count) do
-            spawn(RbConfig.ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "loom"), "worker", "--redis",
+            spawn(*ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "loom"), "worker", "--redis",
                   url, *handler_files.flat_map { |f| ["--require", f] })
           end
           wait_for("#{count} loom workers") { live_workers >= count }
@@ -70,6 +70,14 @@ module Loom
             sleep 0.02
           end
           value
+        end
+
+        # The worker processes' Ruby: this one, with YJIT when this process has
+        # it (a `--yjit` flag is not inherited; a local pool's forks inherit it).
+        # @return [Array<String>]
+        def ruby
+          yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?
+          [RbConfig.ruby, *("--yjit" if yjit)]
         end
 
         # @param command [Array] as for Process.spawn (an env Hash first, if any)

@@ -37,7 +37,7 @@ module Loom
         # @param count [Integer] @return [Array<Integer>] their pids
         def start(count)
           pids = Array.new(count) do
-            RedisFleet.spawn({ "REDIS_URL" => RedisFleet.url }, RbConfig.ruby, Gem.bin_path("sidekiq", "sidekiq"),
+            RedisFleet.spawn({ "REDIS_URL" => RedisFleet.url }, *RedisFleet.ruby, Gem.bin_path("sidekiq", "sidekiq"),
                              "-r", __FILE__, "-q", QUEUE)
           end
           RedisFleet.wait_for("#{count} Sidekiq processes") { RedisFleet.client.call("SCARD", "processes") >= count }

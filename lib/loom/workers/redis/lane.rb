@@ -13,6 +13,12 @@ module Loom
       class Lane
         # Seconds a read blocks; the heartbeat wakes it sooner when the pools change.
         BLOCK = 1.0
+        # Looks for idle entries to take over this many times per visibility
+        # timeout, and an idle lane's read blocks no longer than the next look:
+        # an entry is taken over at most a tenth past the timeout (with looks
+        # every half timeout and 1 s reads, a dead worker's last entry waited
+        # up to 1.5 timeouts: the distributed suite's killed row).
+        LOOKS = 10
         # Seconds between tries after a broken connection, at most.
         MAX_BACKOFF = 1.0
 
@@ -60,8 +66,9 @@ module Loom
         end
 
         def read(streams)
-          reply = @client.blocking_call(BLOCK + Client::TIMEOUT, "XREADGROUP", "GROUP", Keys::GROUP, @consumer,
-                                        "COUNT", 1, "BLOCK", (BLOCK * 1000).to_i, "STREAMS",
+          block = (@reclaim_at - Process.clock_gettime(Process::CLOCK_MONOTONIC)).clamp(0.01, BLOCK)
+          reply = @client.blocking_call(block + Client::TIMEOUT, "XREADGROUP", "GROUP", Keys::GROUP, @consumer,
+                                        "COUNT", 1, "BLOCK", (block * 1000).ceil, "STREAMS",
                                         *streams.map(&:key), *Array.new(streams.size, ">"))
           reply&.each do |key, entries|
             stream = @node.directory[key] or next
@@ -84,7 +91,7 @@ module Loom
             run_entry(stream, id, fields, deliveries(stream, id)) if fields
             return true
           end
-          @reclaim_at = now + (@node.directory.min_visibility_ms / 2000.0)
+          @reclaim_at = now + (@node.directory.min_visibility_ms / (1000.0 * LOOKS))
           false
         end
 

@@ -15,10 +15,10 @@ module Loom
         BLOCK = 1.0
         # Looks for idle entries to take over this many times per visibility
         # timeout, and an idle lane's read blocks no longer than the next look:
-        # an entry is taken over at most a tenth past the timeout (with looks
+        # an entry is taken over at most a twentieth past the timeout (with looks
         # every half timeout and 1 s reads, a dead worker's last entry waited
         # up to 1.5 timeouts: the distributed suite's killed row).
-        LOOKS = 10
+        LOOKS = 20
         # Seconds between tries after a broken connection, at most.
         MAX_BACKOFF = 1.0
 

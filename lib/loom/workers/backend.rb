@@ -9,6 +9,12 @@ module Loom
     # down once. Subclasses start their workers in #start, take chunks with
     # #enqueue and stop in #stop.
     class Backend
+      # Raised into a running item by the machinery to stop the whole map
+      # (an inline map's timeout): an Exception, not a StandardError, so
+      # that a block's `rescue => e` lets it pass, and re-raised by the
+      # item's rescue instead of being taken for the block's own error.
+      class Expired < Exception; end # rubocop:disable Lint/InheritException -- see above
+
       # @return [Integer] the number of workers
       attr_reader :size
 
@@ -167,6 +173,8 @@ module Loom
         index
       rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the item's
         job.completed(index - start) # before the failure, which may finish the job
+        raise if e.instance_of?(Expired)
+
         job.fail(index, name_item(e, index, items[index]))
         index
       end
@@ -174,6 +182,8 @@ module Loom
       def run_item(job, index)
         job.complete(index, call_handler(job.items[index], index))
       rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the item's
+        raise if e.instance_of?(Expired)
+
         job.fail(index, name_item(e, index, job.items[index]))
       end
 

@@ -7,12 +7,15 @@ module Loom
     class InlineBackend < Backend
       private
 
-      # Runs the job here; a map timeout interrupts the running item.
+      # Runs the job here; a map timeout interrupts the running item with
+      # {Backend::Expired}, loom's own class on both Rubies (Timeout.timeout
+      # without one unwinds by throw on 3.1 and by Timeout::ExitException on
+      # 3.3, which the item's rescue took for the block's own error).
       def dispatch(job, timeout)
         return super unless timeout
 
-        Timeout.timeout(timeout) { super }
-      rescue Timeout::Error
+        Timeout.timeout(timeout, Expired) { super }
+      rescue Expired
         job.cancel(map_timeout(job, timeout))
       end
 

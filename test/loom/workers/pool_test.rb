@@ -89,6 +89,26 @@ class PoolTest < Minitest::Test
     end
   end
 
+  # The inline map's timeout interrupts the running item with loom's own
+  # error on both Rubies (3.3's Timeout unwinds with Timeout::ExitException),
+  # past a block's `rescue => e`, and the item's ensure runs.
+  def test_inline_map_timeout_interrupts_the_item_past_its_rescue
+    cleaned = Queue.new
+    handler = lambda do |x|
+      sleep 3
+      x
+    rescue StandardError
+      :swallowed
+    ensure
+      cleaned << x
+    end
+    with_pool(:inline, handler, item_timeout: 10) do |pool|
+      error = assert_raises(Loom::Workers::TimeoutError) { pool.map([7, 8], timeout: 0.2) }
+      assert_equal [nil, nil], error.results
+      assert_equal 7, cleaned.pop
+    end
+  end
+
   # Ten items that each wait until all ten have started: only finishes if
   # blocking calls of the block overlap (no timing involved).
   %i[thread fiber].each do |worker|

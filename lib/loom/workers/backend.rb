@@ -18,6 +18,12 @@ module Loom
       # @return [Integer] the number of workers
       attr_reader :size
 
+      # The block is the pool's, given to {#start} and then dropped: the
+      # pool's workers (threads, fibers, lanes) are GC roots, and the block's
+      # binding commonly holds the pool itself (`pool = Loom::Pool.new { ... }`),
+      # so a backend that kept it would keep a dropped pool, and the workers
+      # its finalizer stops, alive for ever. Each map, submit and ask brings
+      # the block along (in its {Job}, or as an argument).
       # @param size [Integer]
       # @param handler [#call] the pool's block
       # @param item_timeout [Numeric, nil] seconds allowed per item
@@ -29,24 +35,27 @@ module Loom
         @shutdown = false
         @lifecycle = Mutex.new
         start
+        @handler = nil
       end
 
       # @param items [Array]
+      # @param handler [#call] the pool's block
       # @param timeout [Numeric, nil] seconds for the whole map
       # @param fail_fast [Boolean]
       # @return [Array] results in input order
-      def map(items, timeout: nil, fail_fast: true)
-        job = Job.new(items, fail_fast: fail_fast)
+      def map(items, handler, timeout: nil, fail_fast: true)
+        job = Job.new(items, handler, fail_fast: fail_fast)
         dispatch(job, timeout)
         job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
         job.value!
       end
 
       # @param item [Object]
+      # @param handler [#call] the pool's block
       # @param promise [#fulfill, #reject]
       # @return [void]
-      def submit(item, promise)
-        job = Job.new([item]) do |done|
+      def submit(item, handler, promise)
+        job = Job.new([item], handler) do |done|
           promise.fulfill(done.value!.first)
         rescue Exception => e # rubocop:disable Lint/RescueException -- the promise carries any error
           promise.reject(e)
@@ -110,13 +119,6 @@ module Loom
         cancel_chunk(@queue.pop, "the pool was shut down") until @queue.empty?
       end
 
-      # A worker thread's or fiber's loop: runs chunks until the queue is closed.
-      def serve(queue)
-        while (chunk = queue.pop)
-          run_chunk(chunk)
-        end
-      end
-
       def close_queue
         @queue&.close
       end
@@ -134,10 +136,11 @@ module Loom
         job = chunk.job
         return run_span_by_span(job, chunk.from, chunk.to) unless chunk.list || @item_timeout
 
+        handler = job.handler
         chunk.indices.each do |index|
           break if job.finished?
 
-          run_item(job, index)
+          run_item(job, handler, index)
         end
       end
 
@@ -161,7 +164,7 @@ module Loom
         start = index
         items = job.items
         results = job.results
-        handler = @handler
+        handler = job.handler or return to # finished meanwhile
         while index < to
           value = handler.call(items[index])
           break if job.finished?
@@ -179,8 +182,8 @@ module Loom
         index
       end
 
-      def run_item(job, index)
-        job.complete(index, call_handler(job.items[index], index))
+      def run_item(job, handler, index)
+        job.complete(index, call_handler(handler, job.items[index], index))
       rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the item's
         raise if e.instance_of?(Expired)
 
@@ -200,17 +203,17 @@ module Loom
 
       # An ask answered the general way: a submitted item and its promise
       # (what the fiber and thread pools fall back on).
-      def ask_by_promise(message, timeout)
+      def ask_by_promise(message, handler, timeout)
         promise = Workers.new_promise
-        submit(message, promise)
+        submit(message, handler, promise)
         promise.value!(timeout)
       end
 
-      def call_handler(item, index)
-        return @handler.call(item) unless @item_timeout
+      def call_handler(handler, item, index)
+        return handler.call(item) unless @item_timeout
 
         message = "item #{Error.describe(item)} (index #{index}) took longer than #{@item_timeout} s"
-        Timeout.timeout(@item_timeout, TimeoutError, message) { @handler.call(item) }
+        Timeout.timeout(@item_timeout, TimeoutError, message) { handler.call(item) }
       end
 
       def cancel_chunk(chunk, why)

@@ -36,6 +36,8 @@ module Loom
     def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, &handler)
       item_timeout = Pool.validate!(worker, size, handler, item_timeout: item_timeout, lazy: lazy)
       @worker = worker
+      # The pool holds its block; the workers get it with each job (see Backend#initialize).
+      @handler = handler
       options = lazy ? { lazy: true } : {}
       @backend = Workers.const_get(BACKENDS.fetch(worker))
                         .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout,
@@ -63,7 +65,7 @@ module Loom
     def map(items, timeout: nil, fail_fast: true)
       Workers::Options.items!(items)
       timeout = Pool.validate_map!(timeout, fail_fast)
-      @backend.map(items.to_a, timeout: timeout, fail_fast: fail_fast)
+      @backend.map(items.to_a, @handler, timeout: timeout, fail_fast: fail_fast)
     end
 
     # Runs the handler on each item for its side effects.
@@ -85,7 +87,7 @@ module Loom
     #   Loom::Pool.new(worker: :thread) { |x| x * 2 }.submit(21).value! # => 42
     def submit(item)
       promise = Workers.new_promise
-      @backend.submit(item, promise)
+      @backend.submit(item, @handler, promise)
       promise
     end
 
@@ -103,7 +105,7 @@ module Loom
       timeout = Workers::Options.seconds!(:timeout, timeout)
       # Fiber and thread pools answer without a job or a promise where they
       # can (bench messages, lockstep rows).
-      return @asker.ask(message, timeout) if @asker
+      return @asker.ask(message, @handler, timeout) if @asker
 
       submit(message).value!(timeout)
     end

@@ -10,10 +10,15 @@ module WorkerCounts
 
   module_function
 
+  # Ruby 3.3's Timeout runs one shared thread, made on first use and kept:
+  # not a leak of whatever first used Timeout.
+  TIMEOUT_THREAD = "Timeout stdlib thread"
+
   # @return [Counts]
   def worker_counts
     states = child_states
-    Counts.new(Thread.list.count(&:alive?), Dir.children("/proc/self/fd").size, states.size, states.count("Z"))
+    threads = Thread.list.count { |thread| thread.alive? && thread.name != TIMEOUT_THREAD }
+    Counts.new(threads, Dir.children("/proc/self/fd").size, states.size, states.count("Z"))
   end
 
   # @return [Array<String>] the state letter (R, S, Z, ...) of each child process

@@ -9,6 +9,8 @@ module Loom
     # down once. Subclasses start their workers in #start, take chunks with
     # #enqueue and stop in #stop.
     class Backend
+      include WorkerLoss
+
       # Raised into a running item by the machinery to stop the whole map
       # (an inline map's timeout): an Exception, not a StandardError, so
       # that a block's `rescue => e` lets it pass, and re-raised by the
@@ -131,17 +133,23 @@ module Loom
       end
 
       # Runs a chunk's items in this thread or fiber. A chunk of consecutive
-      # items without an item timeout takes the fast path, {#run_span}.
+      # items without an item timeout takes the fast path, {#run_span}. A
+      # worker that ends under an item reports it from the ensure
+      # ({WorkerLoss}): position is left set only then.
       def run_chunk(chunk)
         job = chunk.job
         return run_span_by_span(job, chunk.from, chunk.to) unless chunk.list || @item_timeout
 
         handler = job.handler
-        chunk.indices.each do |index|
-          break if job.finished?
-
-          run_item(job, handler, index)
+        indices = chunk.indices.to_a
+        position = 0
+        while position < indices.size && !job.finished?
+          run_item(job, handler, indices[position])
+          position += 1
         end
+        position = nil
+      ensure
+        lost(job, indices[position], Chunk.of(job, indices[(position + 1)..])) if position
       end
 
       # Runs items from...to span by span: a span ends at an item that
@@ -159,12 +167,15 @@ module Loom
       # is written only while the job is unfinished, so a cancelled map's
       # results stay what they were, and completed results are visible to a
       # map timeout as they come.
+      # Only a worker ending under an item (Thread.exit) leaves `reported`
+      # false for the ensure ({WorkerLoss}).
       # @return [Integer] the index of the item that raised, or where it stopped
       def run_span(job, index, to)
         start = index
         items = job.items
         results = job.results
         handler = job.handler or return to # finished meanwhile
+        reported = false
         while index < to
           value = handler.call(items[index])
           break if job.finished?
@@ -172,14 +183,28 @@ module Loom
           results[index] = value
           index += 1
         end
+        reported = true
         job.completed(index - start)
         index
       rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the item's
-        job.completed(index - start) # before the failure, which may finish the job
-        raise if e.instance_of?(Expired)
+        reported = true
+        span_failed(job, start, index, e)
+      ensure
+        span_lost(job, start, index, to) unless reported
+      end
 
-        job.fail(index, name_item(e, index, items[index]))
+      # @return [Integer] index
+      def span_failed(job, start, index, error)
+        job.completed(index - start) # before the failure, which may finish the job
+        raise error if error.instance_of?(Expired)
+
+        job.fail(index, item_error(job, index, error))
         index
+      end
+
+      def span_lost(job, start, index, to)
+        job.completed(index - start)
+        lost(job, index, index + 1 < to ? Chunk.new(job, index + 1, to) : nil)
       end
 
       def run_item(job, handler, index)
@@ -187,7 +212,7 @@ module Loom
       rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the item's
         raise if e.instance_of?(Expired)
 
-        job.fail(index, name_item(e, index, job.items[index]))
+        job.fail(index, item_error(job, index, e))
       end
 
       # A loom error raised for an item (its timeout, ...) that does not name

@@ -23,6 +23,11 @@ module Loom
         ensure_running!
         run_chunk(chunk)
       end
+
+      # The block ran on the caller's own stack, which is unwinding (a throw
+      # to a catch around the map, Thread.exit of the caller): nobody waits
+      # for this job, and nothing must run the rest of it now.
+      def lost(_job, _index, _rest); end
     end
   end
 end

@@ -65,12 +65,26 @@ module Loom
 
       def start
         @queue = Thread::Queue.new
-        @threads = Array.new(@size) do |i|
-          Thread.new(@queue) do |queue|
-            Thread.current.name = "loom-worker-#{i}"
-            serve(queue)
-          end
+        @threads = Array.new(@size) { |slot| start_thread(slot) }
+      end
+
+      # A worker thread; one that ends before the queue is closed (the block
+      # called Thread.exit) is replaced, unless the pool is shutting down.
+      def start_thread(slot)
+        Thread.new(@queue) do |queue|
+          Thread.current.name = "loom-worker-#{slot}"
+          served = false
+          serve(queue)
+          served = true
+        ensure
+          replace_thread(slot) unless served
         end
+      end
+
+      def replace_thread(slot)
+        @lifecycle.synchronize { @threads[slot] = start_thread(slot) unless @shutdown }
+      rescue ThreadError
+        nil # the process is exiting: Ruby starts no more threads
       end
 
       # An ask interrupted while it waits (Timeout, Thread#raise) leaves its
@@ -102,15 +116,20 @@ module Loom
       end
 
       # The asker lives on in its thread: it lets go of the block at once.
+      # A worker ending under the message (Thread.exit) still answers.
       def answer(asker)
         message = asker.message
         handler = asker.handler
         asker.handler = nil
-        asker << begin
+        answer = begin
           call_handler(handler, message, 0)
         rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the asker's
           Asker::Failure.new(name_item(e, 0, message))
         end
+        asker << answer
+        answered = true
+      ensure
+        asker << Asker::Failure.new(lost_error(Job.new([message], nil), 0)) unless answered
       end
 
       # shutdown(kill: true): queued chunks are cancelled, queued askers told so.

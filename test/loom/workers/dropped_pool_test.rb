@@ -10,6 +10,21 @@ require "test_helper"
 class DroppedPoolTest < Minitest::Test
   include WorkerCounts
 
+  # Holds items until opened: a queue, or for worker processes (which have
+  # their own copy of everything else) a pipe.
+  class Gate
+    def initialize(worker)
+      @reader, @writer = IO.pipe if worker == :process
+      @queue = Thread::Queue.new
+    end
+
+    def pass = @reader ? @reader.gets : @queue.pop
+
+    def open = @writer ? @writer.puts : @queue.push(true)
+
+    def close = [@reader, @writer].compact.each(&:close)
+  end
+
   %i[inline fiber thread process].each do |worker|
     define_method("test_a_dropped_#{worker}_pool_that_its_block_can_see_is_collected") do
       before = worker_counts
@@ -28,13 +43,13 @@ class DroppedPoolTest < Minitest::Test
 
   %i[fiber thread process].each do |worker|
     define_method("test_an_item_submitted_to_a_dropped_#{worker}_pool_still_runs") do
-      gate, opener = IO.pipe # a pipe: a worker process has its own copy of everything else
-      promise = Thread.new { Loom::Pool.new(worker: worker, size: 1) { |x| gate.gets && (x * 2) }.submit(21) }.value
+      gate = Gate.new(worker)
+      promise = Thread.new { Loom::Pool.new(worker: worker, size: 1) { |x| gate.pass && (x * 2) }.submit(21) }.value
       3.times { GC.start }
-      opener.puts
+      gate.open
       assert_equal 42, promise.value!(10)
     ensure
-      [gate, opener].each(&:close)
+      gate.close
     end
   end
 end

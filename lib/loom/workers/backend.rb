@@ -130,7 +130,16 @@ module Loom
 
       def ensure_running!
         raise Error, "the pool is shut down; create a new Loom::Pool" if @shutdown
+        return unless Process.pid != @owner && !survives_fork?
+
+        raise Error, "this #{self.class.name.split('::').last.delete_suffix('Backend').downcase} pool belongs to " \
+                     "process #{@owner}: its workers did not follow the fork into process #{Process.pid}; " \
+                     "create a new Loom::Pool here"
       end
+
+      # Whether the pool works in a forked copy of its process: its workers
+      # are threads, fibers or lanes, which a fork does not copy.
+      def survives_fork? = false
 
       # Runs a chunk's items in this thread or fiber. A chunk of consecutive
       # items without an item timeout takes the fast path, {#run_span}. A

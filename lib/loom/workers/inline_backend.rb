@@ -24,6 +24,9 @@ module Loom
         run_chunk(chunk)
       end
 
+      # It runs in the caller, whichever process that is.
+      def survives_fork? = true
+
       # The block ran on the caller's own stack, which is unwinding (a throw
       # to a catch around the map, Thread.exit of the caller): nobody waits
       # for this job, and nothing must run the rest of it now.

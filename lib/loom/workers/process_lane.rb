@@ -138,10 +138,19 @@ module Loom
         return if indices.empty?
 
         return unless @alive || start_lazily(job, indices)
+        return collect(job, indices) if send_work(payload) || (replace_idle(job) && send_work(payload))
 
-        return died(job, indices, 0, nil) unless send_work(payload)
+        died(job, indices, 0, nil)
+      end
 
-        collect(job, indices)
+      # The worker died while idle (its end of the pipe was closed before
+      # the chunk was sent): none of the chunk's items ran, so none fails;
+      # a new worker takes the chunk.
+      # @return [Boolean] whether a new worker runs
+      def replace_idle(job)
+        handler = job.handler
+        reap
+        !@backend.shutdown? && spawn(handler)
       end
 
       def send_work(payload)

@@ -89,6 +89,30 @@ class PoolTest < Minitest::Test
     end
   end
 
+  # A forked child inherits the pool object but not its workers (threads,
+  # lanes and fibers do not survive a fork): it is told so, not left waiting.
+  %i[thread fiber process].each do |worker|
+    define_method("test_a_#{worker}_pool_used_in_a_forked_child_says_it_belongs_to_the_parent") do
+      with_pool(worker, ->(x) { x }) do |pool|
+        child = fork do
+          pool.submit(1)
+          exit!(2)
+        rescue Loom::Workers::Error => e
+          exit!(e.message.include?("belongs to process #{Process.ppid}") ? 0 : 1)
+        end
+        assert_equal 0, Process.wait2(child)[1].exitstatus
+        assert_equal [1], pool.map([1]), "the parent's pool is untouched"
+      end
+    end
+  end
+
+  def test_an_inline_pool_works_in_a_forked_child
+    with_pool(:inline, ->(x) { x * 2 }) do |pool|
+      child = fork { exit!(pool.map([21]) == [42] ? 0 : 1) }
+      assert_equal 0, Process.wait2(child)[1].exitstatus
+    end
+  end
+
   # The inline map's timeout interrupts the running item with loom's own
   # error on both Rubies (3.3's Timeout unwinds with Timeout::ExitException),
   # past a block's `rescue => e`, and the item's ensure runs.

@@ -24,7 +24,21 @@ module Loom
         timeout: [->(v) { v.nil? || (v.is_a?(Numeric) && v.positive?) }, "nil or positive seconds"]
       }.freeze
 
-      attr_reader(*DEFAULTS.keys)
+      # @!attribute [r] worker
+      #   @return [Symbol] one of WORKERS
+      # @!attribute [r] size
+      #   @return [Integer, nil] workers (nil: the backend's default)
+      # @!attribute [r] runs
+      #   @return [Integer]
+      # @!attribute [r] seed
+      #   @return [Integer, nil]
+      # @!attribute [r] max_shrinks
+      #   @return [Integer]
+      # @!attribute [r] timeout
+      #   @return [Numeric, nil] seconds
+      # @!attribute [r] max_size
+      #   @return [Integer]
+      DEFAULTS.each_key { |option| attr_reader option }
 
       # @param given [Hash] the caller's options
       # @return [Options] validated, with defaults filled in
@@ -56,10 +70,13 @@ module Loom
       # @return [Integer] 1 worker inline, else one per processor
       def self.default_size(worker) = worker == :inline ? 1 : Etc.nprocessors
 
-      # @return [Integer] LOOM_CHECK_SEED when set (to replay a failure), else a fresh random seed
+      # Fresh seeds are below this: short enough to read and type (Random.new_seed has 39 digits).
+      SEEDS = 2**32
+
+      # @return [Integer] LOOM_CHECK_SEED when set (to replay a failure), else a fresh random seed below SEEDS
       def self.default_seed
         env = ENV.fetch("LOOM_CHECK_SEED", nil)
-        env ? Integer(env) : Random.new_seed
+        env ? Integer(env) : Random.new_seed % SEEDS
       end
     end
   end

@@ -77,7 +77,7 @@ module Loom
     # @param items [Enumerable]
     # @param options [Hash] as for {Loom.map}
     # @return [Enumerable] items
-    # @raise see {Loom.map}
+    # @raise [ArgumentError, TypeError, Exception] as {Loom.map}
     # @example
     #   Loom.each(%w[a b], worker: :thread) { |s| puts s }
     def each(items, **options, &block)
@@ -93,7 +93,7 @@ module Loom
     # @param item_timeout [Numeric, nil] as for {Loom.map}
     # @param map_options [Hash] `timeout:` and `fail_fast:`, as for {Loom.map}
     # @return [Enumerable] items
-    # @raise see {Loom.map}
+    # @raise [ArgumentError, TypeError, Exception] as {Loom.map}
     # @example
     #   Loom.each_with_index(%w[a b], worker: :thread) { |s, i| puts "#{i}: #{s}" }
     def each_with_index(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)

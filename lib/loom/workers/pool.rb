@@ -72,7 +72,7 @@ module Loom
     # @param items [Enumerable]
     # @param options [Hash] as for {#map}
     # @return [Enumerable] items
-    # @raise see {#map}
+    # @raise [ArgumentError, TypeError, Exception] as {#map}
     def each(items, **options)
       map(items, **options)
       items

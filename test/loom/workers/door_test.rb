@@ -43,7 +43,8 @@ class DoorTest < Minitest::Test
       before = worker_counts
       error = assert_raises(klass) { call.call }
       assert_match message, error.message
-      assert_equal before, worker_counts, "nothing was started"
+      after = worker_counts # (other tests' garbage may close descriptors meanwhile: only growth counts)
+      assert(after.to_a.zip(before.to_a).all? { |now, was| now <= was }, "nothing was started (#{before} -> #{after})")
     end
   end
 

@@ -102,7 +102,8 @@ module Loom
     # @example
     #   Loom::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
     def ask(message, timeout: nil)
-      timeout = Workers::Options.seconds!(:timeout, timeout)
+      # No call for the common nil (bench messages, "lockstep" rows: one ask per message).
+      timeout = Workers::Options.seconds!(:timeout, timeout) unless timeout.nil?
       # Fiber and thread pools answer without a job or a promise where they
       # can (bench messages, lockstep rows).
       return @asker.ask(message, @handler, timeout) if @asker

@@ -115,6 +115,13 @@ module Loom
         @failures.empty? && trend.ok?
       end
 
+      def failures_by_load
+        return if @failures.empty?
+
+        counts = @failures.map { |failure| failure[/\A[^:]+/] }.tally
+        @out.puts "failures by load: #{counts.map { |load, count| "#{load} #{count}" }.join(', ')}"
+      end
+
       def verdict(trend)
         checks = @loads.sum(&:checks)
         if @failures.empty? && trend.ok?
@@ -123,6 +130,7 @@ module Loom
         else
           grown = "; grown beyond #{(@limit * 100).round}%: #{trend.grown.join(', ')}" unless trend.grown.empty?
           @out.puts "FAILED: #{@failures.size} failures in #{@rounds} rounds (#{checks} results checked)#{grown}"
+          failures_by_load
         end
       end
     end

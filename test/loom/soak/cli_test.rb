@@ -62,6 +62,7 @@ class SoakCLITest < Minitest::Test
     assert_equal 1, status
     assert_match(/FAILED test_wrong: Loom::Soak::WrongResult: test_wrong: every third round: expected 0, got 1/, out)
     assert_match(/^FAILED: \d+ failures/, out)
+    assert_match(/^failures by load: test_wrong \d+$/, out)
   end
 
   def test_a_stuck_round_fails_the_soak_with_the_threads

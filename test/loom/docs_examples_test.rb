@@ -17,7 +17,8 @@ require "tmpdir"
 class DocsExamplesTest < Minitest::Test
   ROOT = File.expand_path("../..", __dir__)
   FILES = ["README.md", *Dir["docs/*.md", base: ROOT].sort].freeze
-  BLOCK = /^(?<skip> *<!-- example: not run \((?<why>[^)]+)\) -->\n)?(?<indent> *)```ruby[^\n]*\n(?<code>.*?)^\k<indent>```/m
+  SKIP = / *<!-- example: not run \((?<why>[^)]+)\) -->\n/
+  BLOCK = /^(?<skip>#{SKIP})?(?<indent> *)```ruby[^\n]*\n(?<code>.*?)^\k<indent>```/m
   LIMIT = 90
 
   Example = Struct.new(:file, :line, :code, :why)
@@ -44,7 +45,7 @@ class DocsExamplesTest < Minitest::Test
   examples.each do |example|
     next if example.why
 
-    define_method("test_#{example.file.tr("./-", "___")}_line_#{example.line}_runs_alone") do
+    define_method("test_#{example.file.tr('./-', '___')}_line_#{example.line}_runs_alone") do
       output, status = run_alone(example)
       assert status&.success?, "#{example.file}:#{example.line} failed when run alone:\n#{output.lines.last(15).join}"
     end

@@ -9,7 +9,7 @@ require "test_helper"
 class CrossThreadWaitsTest < Minitest::Test
   def test_another_thread_gets_the_value_while_the_owner_runs_its_loop
     results = Loom.run do
-      evaluation = Loom.concurrently { Loom.wait(0.01) && 6 * 7 }
+      evaluation = Loom.concurrently { Loom.wait(0.01) && (6 * 7) }
       by_promise = Thread.new { evaluation.to_promise.value(30) }
       by_await = Thread.new { evaluation.await_result(within: 30) }
       [by_promise.value, by_await.value]

@@ -138,7 +138,7 @@ module Loom
         return if indices.empty?
 
         return unless @alive || start_lazily(job, indices)
-        return collect(job, indices) if send_work(payload) || (replace_idle(job) && send_work(payload))
+        return collect(job, indices) if sent?(job, payload)
 
         died(job, indices, 0, nil)
       end
@@ -151,6 +151,23 @@ module Loom
         handler = job.handler
         reap
         !@backend.shutdown? && spawn(handler)
+      end
+
+      # Sends the chunk to the worker, or to a new one when it died while idle.
+      def sent?(job, payload)
+        (!ended_while_idle? && send_work(payload)) || (replace_idle(job) && send_work(payload))
+      end
+
+      # Whether the worker is already gone before a chunk is sent (killed while
+      # idle). A write to its pipe does not always say so: EPIPE needs every
+      # copy of the pipe's read end closed, and a process forked elsewhere
+      # meanwhile may hold one. One waitpid(WNOHANG) per chunk.
+      def ended_while_idle?
+        _, status = Process.waitpid2(@pid, Process::WNOHANG)
+        @ended = status
+        !status.nil?
+      rescue Errno::ECHILD
+        true
       end
 
       def send_work(payload)
@@ -243,7 +260,8 @@ module Loom
           return "was killed"
         end
 
-        status = ProcessBackend.reap(@pid)
+        status = @ended || ProcessBackend.reap(@pid)
+        @ended = nil
         return "ended" unless status
 
         return "was killed by SIG#{Signal.signame(status.termsig)}" if status.signaled?

@@ -21,7 +21,7 @@ class BenchProbesTest < Minitest::Test
 
   def test_each_probe_is_quoted_by_the_guides_its_entry_names
     unquoted = index.flat_map do |script, backs|
-      guides = backs.scan(%r{docs/[\w.-]+\.md})
+      guides = backs.scan(%r{docs/[\w./-]+\.md})
       refute_empty guides, "#{script}'s entry names no guide"
       guides.reject { |guide| quoted?(File.read(File.join(ROOT, guide)), script) }
             .map { |guide| "#{script} in #{guide}" }

@@ -5,3 +5,8 @@ require "loom"
 require "minitest/autorun"
 
 Dir[File.join(__dir__, "support", "**", "*.rb")].each { |f| require f }
+
+# loom warns once per process that worker: :ractor runs on Ruby's experimental
+# Ractor (category :experimental, as Ruby's own warning). The tests use ractors
+# on purpose, and the test run prints no warnings.
+Warning[:experimental] = false

@@ -1,7 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "version"
-require_relative "error"
+# `require`, not require_relative, for loom's own files: installed, the
+# runtime (loom) and the harness (loom-bench) are separate gems.
+require "loom/version"
+require "loom/error"
+require_relative "bench/version"
 
 module Loom
   # The benchmark harness behind `loom bench`: suites of rows measured by
@@ -62,7 +65,7 @@ module Loom
       #
       # @return [Boolean] whether the core loaded
       def load_core
-        require_relative "../loom"
+        require "loom"
         true
       rescue StandardError, ScriptError => e
         load_errors["lib/loom.rb"] = "loom's core failed to load: #{e.class}: #{e.message.lines.first&.strip}"
@@ -83,6 +86,7 @@ module Loom
 end
 
 require_relative "bench/error"
+require_relative "bench/gem_paths"
 require_relative "bench/stats"
 require_relative "bench/context"
 require_relative "bench/row"

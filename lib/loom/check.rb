@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "../loom"
+# `require`, not require_relative: installed, loom and loom-check are separate gems.
+require "loom"
+require_relative "check/version"
 require_relative "check/errors"
 require_relative "check/sizing"
 require_relative "check/arbitraries"

@@ -13,8 +13,6 @@ module Loom
     # outlives its limit, or whose child dies ends the child; the next trial
     # of the group starts a new one.
     class WorkerProcess
-      LIB_DIR = File.expand_path("../..", __dir__)
-      EXE = File.expand_path("../../../exe/loom", __dir__)
       # Seconds granted beyond the trial's own limit (the child reports its own
       # timeout; this catches a child that cannot), plus the first trial's start-up.
       KILL_MARGIN = 30
@@ -71,8 +69,8 @@ module Loom
       def start
         spec_reader, @input = IO.pipe
         @output, record_writer = IO.pipe
-        @pid = Process.spawn(RbConfig.ruby, *flags, "-I", LIB_DIR, EXE, "bench", "--serve",
-                             in: spec_reader, out: File::NULL, err: @stderr.path, 3 => record_writer)
+        command = [RbConfig.ruby, *flags, *GemPaths.load_path_flags, GemPaths.loom_executable, "bench", "--serve"]
+        @pid = Process.spawn(*command, in: spec_reader, out: File::NULL, err: @stderr.path, 3 => record_writer)
         @waiter = Process.detach(@pid)
         spec_reader.close
         record_writer.close

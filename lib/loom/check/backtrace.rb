@@ -7,8 +7,10 @@ module Loom
     # assertions) say nothing about where a property failed, and RSpec shows
     # the first frame it keeps as the failing line.
     module Backtrace
-      # loom's library directory (lib/loom), installed or not.
-      LIBRARY = File.expand_path("..", __dir__).freeze
+      # loom's library directories (lib/loom): one in a checkout, two when
+      # loom and loom-check are installed as separate gems.
+      LIBRARIES = [File.expand_path("..", __dir__), File.dirname(Object.const_source_location("Loom::VERSION").first)]
+                  .uniq.freeze
       # Frames of the test frameworks, installed as gems or from a checkout.
       FRAMEWORKS = %r{/(rspec-(core|expectations|mocks|support)|minitest)(-[\d.]+)?/(lib|exe)/|/bin/(rspec|rake):}
 
@@ -24,7 +26,9 @@ module Loom
       end
 
       # @param line [String] @return [Boolean] whether the frame is loom's or a test framework's
-      def self.internal?(line) = line.start_with?(LIBRARY) || line.match?(FRAMEWORKS) || line.start_with?("<internal:")
+      def self.internal?(line)
+        LIBRARIES.any? { |dir| line.start_with?(dir) } || line.match?(FRAMEWORKS) || line.start_with?("<internal:")
+      end
     end
   end
 end

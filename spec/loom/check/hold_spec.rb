@@ -31,7 +31,8 @@ RSpec.describe Loom::Check::RSpec do
         expect(error.backtrace.first).to start_with("#{__FILE__}:#{line}:")
         frames = error.message.lines.grep(/^\s+\S+:\d+:in /)
         expect(frames.first).to include("#{__FILE__}:#{line}:")
-        expect(frames).to all(satisfy { |f| !f.include?("/rspec-") && !f.include?(Loom::Check::Backtrace::LIBRARY) })
+        loom_dirs = Loom::Check::Backtrace::LIBRARIES
+        expect(frames).to all(satisfy { |f| !f.include?("/rspec-") && loom_dirs.none? { |dir| f.include?(dir) } })
       }
   end
 

@@ -39,6 +39,6 @@ class CheckMinitestTest < Minitest::Test
     report_frames = failure.message.lines.grep(/^\s+\S+:\d+:in /)
     refute_empty report_frames
     assert_match(/minitest_test\.rb/, report_frames.first, "the property's line, not Minitest's assertion")
-    refute(report_frames.any? { |l| l.include?(Loom::Check::Backtrace::LIBRARY) })
+    refute(report_frames.any? { |l| Loom::Check::Backtrace::LIBRARIES.any? { |dir| l.include?(dir) } })
   end
 end

@@ -4,7 +4,7 @@ require "rbconfig"
 require "socket"
 require "tmpdir"
 require "fileutils"
-require_relative "../../../../loom"
+require "loom"
 
 module Loom
   module Bench
@@ -14,6 +14,7 @@ module Loom
     # require this file (and the map suite, for its heavy item), so both
     # sides know the handlers. The Sidekiq peer is in sidekiq_peer.rb.
     module RedisFleet
+      # The folder the bench's processes run in: loom-bench's root.
       ROOT = File.expand_path("../../../../..", __dir__)
       # Seconds a process may take to start or stop on a loaded machine.
       WAIT = 60
@@ -35,7 +36,7 @@ module Loom
         # @return [Array<Integer>] their pids
         def start_workers(count)
           pids = Array.new(count) do
-            spawn(*ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "loom"), "worker", "--redis",
+            spawn(*ruby, *GemPaths.load_path_flags, GemPaths.loom_executable, "worker", "--redis",
                   url, *handler_files.flat_map { |f| ["--require", f] })
           end
           wait_for("#{count} loom workers") { live_workers >= count }
@@ -89,7 +90,7 @@ module Loom
         private
 
         def handler_files
-          [File.join(ROOT, "lib/loom/bench.rb"), File.join(ROOT, "lib/loom/bench/suites/map.rb"), __FILE__]
+          [File.expand_path("../../../bench.rb", __dir__), File.expand_path("../map.rb", __dir__), __FILE__]
         end
 
         def reap(pid)

@@ -88,6 +88,7 @@ module Loom
 
       # Inside Loom.run: the fibers join the caller's loop.
       def start_here
+        YJITWarmUp.run(FiberBackend) { FiberBackend.allocate.__send__(:work, nil) }
         @loop_thread = Thread.current
         @loop = Fiber.scheduler.loop
         @idle = []
@@ -99,26 +100,30 @@ module Loom
       # until a chunk or a direct ask wakes it; ends once the queue is closed
       # and empty.
       def work(worker)
+        return if worker.nil? # YJITWarmUp's calls: nothing else runs
+
         queue = @queue
         idle = @idle
-        # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
-        while true
-          # Only this loop's fibers pop (and, once it is closed, a killing
-          # thread): a pop after a non-empty test never waits; at worst it
-          # finds the closed queue emptied and answers nil.
-          unless queue.empty?
-            run_next(queue, worker)
-            next
-          end
-          break if queue.closed?
+        begin
+          # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
+          while true
+            # Only this loop's fibers pop (and, once it is closed, a killing
+            # thread): a pop after a non-empty test never waits; at worst it
+            # finds the closed queue emptied and answers nil.
+            unless queue.empty?
+              run_next(queue, worker)
+              next
+            end
+            break if queue.closed?
 
-          idle << worker
-          message = Loom.await_resume!
-          answer(worker, worker.caller, message) if worker.caller
+            idle << worker
+            message = Loom.await_resume!
+            answer(worker, worker.caller, message) if worker.caller
+          end
+        ensure
+          idle&.delete(worker)
+          fiber_ended
         end
-      ensure
-        idle&.delete(worker)
-        fiber_ended
       end
 
       # One chunk, in a frame of its own: an idle fiber must not hold the

@@ -53,6 +53,7 @@ module Loom
         # @return [Worker] a new, started worker
         # @raise [FiberRefusedError] when the OS refuses the fiber
         def create(loop)
+          YJITWarmUp.run(self) { allocate.__send__(:work, warming: true) }
           worker = new(loop)
           loop.count_fiber(1)
           worker
@@ -213,7 +214,9 @@ module Loom
       private
 
       # rubocop:disable-next Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
-      def work
+      def work(warming: false)
+        return if warming # YJITWarmUp's calls: nothing else runs
+
         Thread.current[Evaluation::FIBER_KEY] = self
         Fiber.yield
         pool = @pool

@@ -124,14 +124,14 @@ module Loom
         end
       end
 
+      # Untimed on every Ruby; timed where Thread::Queue#pop takes a timeout
+      # (Ruby >= 3.2, {Parker::TIMED}): a timed wait answers false when the
+      # deadline passes first.
       def await_parked(parker, deadline)
         return true unless register(parker)
+        return until_resolved_or(deadline) { |remaining| parker.park(remaining) } if deadline
 
-        if deadline
-          until_resolved_or(deadline) { |remaining| parker.park(remaining) }
-        else
-          parker.park while pending?
-        end
+        parker.park while pending?
         true
       ensure
         unregister(parker) if pending?

@@ -164,7 +164,7 @@ module Loom
         "#{goal(targets)}: met on #{met} of #{items.count(&:target)}"
       end
 
-      def goal(targets) = targets.size == 1 ? "target ≥ #{format('%g', targets.first)}×" : "targets"
+      def goal(targets) = targets.size == 1 ? "target ≥ #{format('%g', targets.first.round(2))}×" : "targets"
     end
   end
 end

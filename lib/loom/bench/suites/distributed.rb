@@ -120,4 +120,14 @@ Loom::Bench.suite(:distributed) do |s|
     end
     r.teardown { |state, _ctx| release.call(state) }
   end
+
+  # The issue's targets, on the report's first screen (the killed row's bound,
+  # 1.5x undisturbed + the visibility timeout, is not a ratio of two rows: docs/redis.md).
+  two = "200 CPU-heavy items: loom redis, 2 workers"
+  s.answer "Many machines: per-item overhead against Sidekiq 7.3", loom: "10,000 trivial items: loom redis, 2 workers",
+                                                                   target: 3
+  s.answer "Many machines: 2 Redis workers against 1", loom: two, against: "200 CPU-heavy items: loom redis, 1 worker",
+                                                       target: 1.7
+  s.answer "Many machines: 2 Redis workers against a local process pool of 2",
+           loom: two, against: "200 CPU-heavy items: loom process pool of 2, warm", target: 1 / 1.2
 end

@@ -103,21 +103,23 @@ module Loom
         def ttl_ms = (@ttl * 1000).ceil
 
         # @param items [Array]
+        # @param _handler [nil] the pool's block: none, the workers run the named handler
         # @param timeout [Numeric, nil]
         # @param fail_fast [Boolean]
         # @return [Array]
-        def map(items, timeout: nil, fail_fast: true)
-          job = Job.new(items, fail_fast: fail_fast)
+        def map(items, _handler = nil, timeout: nil, fail_fast: true)
+          job = Job.new(items, nil, fail_fast: fail_fast)
           publish(job) unless items.empty?
           job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
           job.value!
         end
 
         # @param item [Object]
+        # @param _handler [nil] as for {#map}
         # @param promise [#fulfill, #reject]
         # @return [void]
-        def submit(item, promise)
-          job = Job.new([item]) do |done|
+        def submit(item, _handler, promise)
+          job = Job.new([item], nil) do |done|
             promise.fulfill(done.value!.first)
           rescue Exception => e # rubocop:disable Lint/RescueException -- the promise carries any error
             promise.reject(e)

@@ -47,7 +47,10 @@ module Loom
 
       def __wait_while_loop_lives__(promise, awaiter)
         thread = __loop__.thread
-        awaiter.strand(self) until promise.wait(OWNER_CHECK_INTERVAL) || thread.alive?
+        until promise.wait(OWNER_CHECK_INTERVAL)
+          # once stranded the promise is resolved, and the next wait says so
+          awaiter.strand(self) unless thread.alive?
+        end
         true
       end
     end

@@ -31,6 +31,16 @@ class EvaluationPromiseTest < Minitest::Test
     assert_equal [42, 42], Array.new(2) { results.pop }
   end
 
+  # Longer than EvaluationPromise::OWNER_CHECK_INTERVAL: the untimed waiter
+  # looks at the owner thread between its waits and must go on waiting.
+  def test_an_untimed_waiter_of_another_thread_outwaits_an_owner_blocked_outside_loom
+    evaluation = Loom.concurrently { 6 * 7 }
+    waiter = Thread.new { evaluation.await_result }
+    sleep(Loom::Promises::EvaluationPromise::OWNER_CHECK_INTERVAL * 1.5) # blocked outside loom meanwhile
+    Loom.wait(0.001) until waiter.join(0)
+    assert_equal 42, waiter.value
+  end
+
   def test_a_rejection_raises_in_the_waiter_of_another_thread
     evaluation = Loom.concurrently { Loom.wait(0.001) && raise(IOError, "disk gone") }
     waiter = Thread.new do
@@ -69,6 +79,26 @@ class EvaluationPromiseTest < Minitest::Test
     assert_kind_of Loom::Evaluation::LoopGoneError, waiter.join(LIVE)&.value
     assert_match(/thread .* ended/, waiter.value.message)
     assert_raises(Loom::Evaluation::LoopGoneError) { evaluation.to_promise.value(LIVE) }
+  end
+
+  def test_a_wait_for_an_evaluation_whose_thread_ends_during_the_wait_raises
+    handed = Thread::Queue.new
+    ending = Thread::Queue.new
+    owner = Thread.new do
+      handed << Loom.concurrently { :never_run }
+      ending.pop # blocked outside loom for a while; then it ends
+    end
+    evaluation = handed.pop
+    waiter = Thread.new do
+      evaluation.await_result
+    rescue Loom::Evaluation::LoopGoneError => e
+      e
+    end
+    Thread.pass until waiter.status == "sleep"
+    sleep(Loom::Promises::EvaluationPromise::OWNER_CHECK_INTERVAL * 1.5) # past the waiter's first look
+    ending << :end
+    owner.join
+    assert_kind_of Loom::Evaluation::LoopGoneError, waiter.join(LIVE)&.value
   end
 
   def test_a_result_made_before_the_thread_ended_is_still_there

@@ -26,6 +26,8 @@ module Loom
         await_fastest_int: [-> { Loom.await_fastest(42) }, TypeError, "42"],
         promise_nan: [-> { Loom::Promise.new.wait(NAN) }, ArgumentError, "timeout"],
         promise_string: [-> { Loom::Promise.new.value("1") }, TypeError, "timeout"],
+        promise_all_int: [-> { Loom::Promise.all(5) }, TypeError, "Promise.all"],
+        promise_rescue_int: [-> { Loom::Promise.new.rescue(5) { nil } }, TypeError, "rescue"],
         map_of_int: [-> { Loom.map(5) { |x| x } }, TypeError, "items"],
         pool_of_nothing: [-> { Loom::Pool.new(worker: :goroutine) { nil } }, ArgumentError, "worker"],
         wait_string: [-> { Loom.wait("1") }, TypeError, "seconds"],

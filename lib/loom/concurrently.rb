@@ -8,7 +8,8 @@
 #   require "loom/concurrently"
 #   Concurrently::Proc.new { |x| wait 0.01; x }.call_detached(1).await_result # => 1
 #
-# Do not load it together with the concurrently gem.
+# Do not load it together with the concurrently gem: after it,
+# `require "concurrently"` does nothing; before it, the gem makes it raise.
 require_relative "kernel"
 require_relative "concurrently/debug"
 
@@ -28,6 +29,22 @@ module Concurrently
   EventLoop = Loom::EventLoop
   Debug = Loom::Concurrently::Debug
 end
+
+# Code written for Concurrently still says `require "concurrently"` after
+# this file: that require must be a no-op, or the gem would reopen
+# Concurrently::Proc (which is Loom::Proc) with its own methods. Marking the
+# feature as loaded does it without patching Kernel#require: a require finds
+# "concurrently.rb" loaded from loom's lib folder (on the load path whenever
+# loom is) and, when the gem is on the load path too, from the gem's folder.
+$LOADED_FEATURES << File.expand_path("../concurrently.rb", __dir__)
+# (nil, or a LoadError on some Rubies, when the gem is not on the load path:
+# loom's entry covers a later activation of it)
+gem_file = begin
+  $LOAD_PATH.resolve_feature_path("concurrently")&.last
+rescue LoadError
+  nil
+end
+$LOADED_FEATURES << gem_file if gem_file
 
 # Misuse errors end with Concurrently's debugging hint.
 class << Loom::Evaluation

@@ -29,21 +29,22 @@ module Loom
 
     # Suspends the current evaluation for +seconds+; 0 lets everything
     # already scheduled run first.
-    # @param seconds [Numeric]
-    # @return [true]
-    # @raise [TypeError] when +seconds+ is not a Numeric
+    # @param seconds [Numeric] Float::INFINITY waits until resumed; a
+    #   negative wait is over at once, like a wait 0
+    # @return [true] (or the value of a resume! that ended the wait early)
+    # @raise [TypeError] when +seconds+ is not a real number
+    # @raise [ArgumentError] when +seconds+ is NaN
     # @example
     #   Loom.wait 0.01 # => true
     def wait(seconds)
       # The fiber's context waits, not its evaluation: a proc worker waits 0
       # without making one when nobody can see it (Proc::Worker#__wait__).
-      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__wait__(seconds)
-    rescue NoMethodError
-      # Checked here, after the fact, to keep the hot path (bench wait_methods
-      # "wait 0") free of a type test: a rescue clause costs nothing until raised.
-      raise if seconds.is_a?(Numeric)
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
+      # Checked at the door unless 0: the hot path (bench wait_methods
+      # "wait 0") pays one comparison.
+      return context.__wait__(seconds) if seconds == 0 || (seconds = Waits.seconds!(seconds)) # rubocop:disable Style/NumericPredicate -- opt_eq, no call
 
-      raise TypeError, "wait needs a number of seconds (Numeric), got #{seconds.inspect}"
+      context.__evaluation__.__await__(nil, true)
     end
 
     # Suspends the current evaluation until +io+ is readable.
@@ -101,6 +102,8 @@ module Loom
     #   Loom.concurrent_proc { |x| x + 1 }.call(1) # => 2
     def concurrent_proc(evaluation_class = Proc::Evaluation, &block)
       raise ArgumentError, "concurrent_proc needs a block" unless block
+
+      Waits.evaluation_class!(evaluation_class)
 
       Proc.new(evaluation_class, &block)
     end

@@ -15,6 +15,9 @@ module Loom
     class TimeoutError < Error; end
     # The result of an evaluation cancelled because its parent was concluded.
     class CancelledError < Error; end
+    # Raised by a wait from another thread for an evaluation whose own thread
+    # ended before concluding it: nothing can run it any more.
+    class LoopGoneError < Error; end
 
     # The fiber-local key holding the fiber's evaluation (or its proc worker).
     FIBER_KEY = :__loom_evaluation__

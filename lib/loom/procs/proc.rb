@@ -34,9 +34,12 @@ module Loom
     # @return [Class] the class of the evaluations the proc creates
     attr_reader :evaluation_class
 
-    # @param evaluation_class [Class] a subclass of {Proc::Evaluation}
+    # @param evaluation_class [Class] {Proc::Evaluation} or a subclass of it
+    # @raise [TypeError] for any other evaluation_class
     def initialize(evaluation_class = Proc::Evaluation)
       super()
+      # one comparison for the default (Loom.concurrently makes a proc per call)
+      Waits.evaluation_class!(evaluation_class) unless evaluation_class.equal?(Proc::Evaluation)
       @evaluation_class = evaluation_class
     end
 

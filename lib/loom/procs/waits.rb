@@ -1,9 +1,10 @@
 # frozen_string_literal: true
 
 module Loom
-  # The checks loom's waits make at the door ({Loom.await_resume!},
-  # {Loom.await_readable}, {Loom.await_writable}, {Loom.await_fastest},
-  # {Loom::Proc::Evaluation#await_result}), before they touch the loop: a bad
+  # The checks loom's waits make at the door ({Loom.wait},
+  # {Loom.await_resume!}, {Loom.await_readable}, {Loom.await_writable},
+  # {Loom.await_fastest}, {Loom::Proc::Evaluation#await_result},
+  # {Loom::Proc::Evaluation#await_children}, {Loom::Proc.new}), before they touch the loop: a bad
   # argument raises ArgumentError or TypeError naming the parameter and the
   # value, and the loop stays as it was (a NaN deadline in the timer heap, or
   # a nil registered as an IO, would break every later wait of the thread).
@@ -27,6 +28,48 @@ module Loom
       raise ArgumentError, "within: must be a number of seconds (or nil for no limit), got #{within.inspect}"
     end
 
+    # Loom.wait's seconds (checked only when not 0: bench wait_methods "wait 0").
+    # @param seconds [Object]
+    # @return [Numeric, nil] the seconds; nil for Float::INFINITY (until resumed)
+    # @raise [TypeError] unless a real number
+    # @raise [ArgumentError] for NaN
+    def seconds!(seconds)
+      unless seconds.is_a?(Numeric) && seconds.real?
+        raise TypeError, "wait needs seconds: a real number (Numeric), got #{seconds.inspect}"
+      end
+      return nil if seconds == Float::INFINITY
+      return seconds if seconds.negative? || seconds >= 0 # a negative wait is over at once, like a wait 0
+
+      raise ArgumentError, "wait needs seconds: a real number (Numeric), got #{seconds.inspect}"
+    end
+
+    # await_result's options as Concurrently code passes them: a Hash.
+    # @param opts [Object]
+    # @return [Hash]
+    # @raise [TypeError] unless a Hash
+    # @raise [ArgumentError] for a key other than :within and :timeout_result
+    def options!(opts)
+      raise TypeError, "await_result's options must be a Hash like {within: 1}, got #{opts.inspect}" unless
+        opts.is_a?(Hash)
+
+      unknown = opts.keys - OPTION_KEYS
+      return opts if unknown.empty?
+
+      raise ArgumentError, "await_result takes the options #{OPTION_KEYS.inspect}, got unknown #{unknown.inspect}"
+    end
+
+    OPTION_KEYS = %i[within timeout_result].freeze
+
+    # @param evaluation_class [Object] the evaluation class of a concurrent proc
+    # @return [Class]
+    # @raise [TypeError] unless Loom::Proc::Evaluation or a subclass of it
+    def evaluation_class!(evaluation_class)
+      return evaluation_class if evaluation_class.is_a?(Class) && evaluation_class <= Proc::Evaluation
+
+      raise TypeError, "evaluation_class must be Loom::Proc::Evaluation or a subclass of it, " \
+                       "got #{evaluation_class.inspect}"
+    end
+
     # @param io [Object] an IO, or an object whose to_io is one
     # @return [IO]
     # @raise [TypeError] otherwise
@@ -41,14 +84,22 @@ module Loom
     # @return [void]
     # @raise [ArgumentError] when empty
     # @raise [TypeError] for anything but evaluations of concurrent procs
+    # @raise [ArgumentError] for an evaluation of another thread's loop
+    #   (its awaiters may only change on its own thread)
     def evaluations!(evaluations)
       raise ArgumentError, "await_fastest needs at least one evaluation, got none" if evaluations.empty?
 
+      thread = Thread.current
       evaluations.each_with_index do |evaluation, index|
-        next if evaluation.is_a?(Proc::Evaluation)
+        unless evaluation.is_a?(Proc::Evaluation)
+          raise TypeError, "await_fastest takes evaluations of concurrent procs (Loom::Proc::Evaluation); " \
+                           "argument #{index} is #{evaluation.inspect}"
+        end
+        next if evaluation.__loop__.thread.equal?(thread)
 
-        raise TypeError, "await_fastest takes evaluations of concurrent procs (Loom::Proc::Evaluation); " \
-                         "argument #{index} is #{evaluation.inspect}"
+        raise ArgumentError, "await_fastest waits for evaluations started on this thread; argument #{index} " \
+                             "(#{evaluation.inspect}) runs on #{evaluation.__loop__.thread.inspect}: wait for " \
+                             "it with its to_promise (Loom::Promise.any)"
       end
     end
   end

@@ -41,10 +41,15 @@ module Loom
       # @yieldparam error [Exception] this promise's error
       # @return [Loom::Promise]
       # @raise [ArgumentError] without a block
+      # @raise [TypeError] if a class is not a class or module
       # @example
       #   Loom::Promise.rejected(KeyError).rescue { |e| e.class.name }.value # => "KeyError"
       def rescue(*classes, &block)
         raise ArgumentError, "rescue needs a block mapping the error" unless block
+
+        # checked now: a bad one would otherwise raise later, in whichever thread resolves this promise
+        bad = classes.find { |c| !c.is_a?(Module) }
+        raise TypeError, "rescue takes exception classes (or modules), got #{bad.inspect[0, 60]}" unless bad.nil?
 
         classes = [StandardError] if classes.empty?
         chain do |source, child|

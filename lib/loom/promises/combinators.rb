@@ -8,7 +8,7 @@ module Loom
       # @param promises [Array<Loom::Promise>]
       # @return [Loom::Promise] fulfilled with every value in input order once
       #   all are fulfilled, or rejected with the first rejection
-      # @raise [TypeError] if an element is not a Loom::Promise
+      # @raise [TypeError] if promises is not Enumerable or an element is not a Loom::Promise
       # @example
       #   Loom::Promise.all([Loom::Promise.fulfilled(1), Loom::Promise.fulfilled(2)]).value # => [1, 2]
       def all(promises)
@@ -32,7 +32,7 @@ module Loom
       # @return [Loom::Promise] fulfilled with the first value to arrive, or
       #   rejected with {Loom::Promise::AllRejectedError} if every one is rejected
       # @raise [ArgumentError] if promises is empty (nothing could fulfil it)
-      # @raise [TypeError] if an element is not a Loom::Promise
+      # @raise [TypeError] if promises is not Enumerable or an element is not a Loom::Promise
       # @example
       #   Loom::Promise.any([Loom::Promise.new, Loom::Promise.fulfilled(:fast)]).value # => :fast
       def any(promises)
@@ -75,6 +75,11 @@ module Loom
       private
 
       def check_promises(promises, name)
+        unless promises.is_a?(Enumerable)
+          raise TypeError, "Promise.#{name} takes a list (Enumerable) of Loom::Promise objects, " \
+                           "got #{promises.inspect[0, 60]}"
+        end
+
         promises = promises.to_a
         bad = promises.find { |p| !p.is_a?(Loom::Promise) }
         return promises unless bad

@@ -4,14 +4,54 @@ module Loom
   module Promises
     # Adds {#to_promise} to concurrent procs' evaluations (included into
     # Loom::Proc::Evaluation by lib/loom/promises.rb), so any thread can wait
-    # for an evaluation like for any promise.
+    # for an evaluation like for any promise, and await_result from another
+    # thread waits that way.
     module EvaluationPromise
+      # Seconds between looks at whether the evaluation's thread still lives,
+      # while another thread waits for it with no timeout: a wait for an
+      # evaluation nothing can run any more ends with an error, not never.
+      OWNER_CHECK_INTERVAL = 1.0
+
       # @return [Loom::Promise] fulfilled with the evaluation's result, or
       #   rejected with the exception it concluded to
       # @example
       #   Loom.concurrently { 6 * 7 }.to_promise.value(1) # => 42
       def to_promise
         Loom::Promise.from(self)
+      end
+
+      # await_result from a thread other than the evaluation's, whose
+      # awaiters only change on their own thread: waits for a promise the
+      # evaluation's loop resolves (a fiber of another loop suspends, a
+      # thread parks), so both threads go on meanwhile.
+      # @api private
+      # @param within [Numeric, nil] checked seconds (negative: look once)
+      # @param timeout_result [Object] returned on timeout (TIMEOUT: a TimeoutError)
+      # @return [Object] the result (an exception included) or the timeout's
+      def __await_elsewhere__(within, timeout_result)
+        awaiter = EvaluationAwaiter.new(promise = Loom::Promise.new)
+        awaiter.attach(self)
+        resolved = within ? promise.wait([within, 0].max) : __wait_while_loop_lives__(promise, awaiter)
+        return promise.rejected? ? promise.reason : promise.value if resolved
+
+        return timeout_result unless Loom::Evaluation::TIMEOUT.equal?(timeout_result)
+
+        begin
+          raise Loom::Evaluation::TimeoutError, "evaluation timed out after #{within} second(s)"
+        rescue Loom::Evaluation::TimeoutError => e
+          e # raised for its backtrace; await_result raises it
+        end
+      end
+
+      private
+
+      def __wait_while_loop_lives__(promise, awaiter)
+        thread = __loop__.thread
+        until promise.wait(OWNER_CHECK_INTERVAL)
+          # once stranded the promise is resolved, and the next wait says so
+          awaiter.strand(self) unless thread.alive?
+        end
+        true
       end
     end
   end

@@ -26,9 +26,21 @@ module Loom
         await_fastest_int: [-> { Loom.await_fastest(42) }, TypeError, "42"],
         promise_nan: [-> { Loom::Promise.new.wait(NAN) }, ArgumentError, "timeout"],
         promise_string: [-> { Loom::Promise.new.value("1") }, TypeError, "timeout"],
+        promise_all_int: [-> { Loom::Promise.all(5) }, TypeError, "Promise.all"],
+        promise_rescue_int: [-> { Loom::Promise.new.rescue(5) { nil } }, TypeError, "rescue"],
         map_of_int: [-> { Loom.map(5) { |x| x } }, TypeError, "items"],
         pool_of_nothing: [-> { Loom::Pool.new(worker: :goroutine) { nil } }, ArgumentError, "worker"],
         wait_string: [-> { Loom.wait("1") }, TypeError, "seconds"],
+        wait_nan: [-> { Loom.wait(NAN) }, ArgumentError, "seconds"],
+        await_result_options: [-> { Loom.concurrently { 1 }.await_result(5) }, TypeError, "options"],
+        await_result_unknown_option: [-> { Loom.concurrently { 1 }.await_result({ in: 1 }) }, ArgumentError, ":in"],
+        # raised inside the proc and returned: await_result raises it, and no error log is printed
+        await_children_string: [-> { DoorCalls.inside { Loom::Evaluation.current.await_children(within: "1") } },
+                                TypeError, "within"],
+        concurrent_proc_class: [-> { Loom.concurrent_proc(String) { 1 } }, TypeError, "evaluation_class"],
+        wait_forever: [-> { DoorCalls.inside { Loom.wait(Float::INFINITY) }.tap { Loom.wait(0) }.resume!(:go) }, nil,
+                       nil],
+        await_result_elsewhere: [-> { DoorCalls.elsewhere(Loom.concurrently { Loom.wait(0.001) && 5 }) }, nil, nil],
         readable_timeout: [-> { Loom.await_readable(DoorCalls.pipe[0], within: 0.001) }, nil, nil],
         resume_timeout: [-> { Loom.await_resume!(within: 0.001, timeout_result: :late) }, nil, nil],
         result_forever: [-> { Loom.concurrently { Loom.wait(0.001) && 2 }.await_result(within: Float::INFINITY) }, nil,
@@ -38,6 +50,30 @@ module Loom
       }.freeze
 
       module_function
+
+      # Runs the block in a concurrent proc; returns its evaluation, or
+      # raises the ArgumentError/TypeError the block raised (returned by the
+      # proc, so no error log is printed).
+      # @return [Loom::Proc::Evaluation]
+      def inside
+        evaluation = Loom.concurrently do
+          yield
+        rescue ArgumentError, TypeError => e
+          e
+        end
+        Loom.wait(0)
+        evaluation.await_result if evaluation.concluded?
+        evaluation
+      end
+
+      # Awaits the evaluation's result from another thread while this one runs its loop.
+      # @param evaluation [Loom::Proc::Evaluation]
+      # @return [Object] the result
+      def elsewhere(evaluation)
+        waiter = Thread.new { evaluation.await_result(within: 30) }
+        Loom.wait(0.001) until waiter.join(0)
+        waiter.value
+      end
 
       # Makes the call; returns the class of the ArgumentError/TypeError it
       # raised, or nil.

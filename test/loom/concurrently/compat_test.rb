@@ -59,4 +59,13 @@ class ConcurrentlyCompatTest < Minitest::Test
     output = IO.popen([RbConfig.ruby, "-I", LIB, "-e", script], err: %i[child out], &:read)
     assert_equal "[Loom::Proc::Evaluation, true, Loom::EventLoop, true]\n", output
   end
+
+  # Code written for Concurrently still requires it: after loom/concurrently
+  # that require must not load the gem over loom's classes (issue 19).
+  def test_a_later_require_of_the_gem_is_a_no_op
+    script = 'require "loom/concurrently"; p require("concurrently"); ' \
+             "p Concurrently::Proc.instance_method(:call).source_location.first.end_with?(\"lib/loom/procs/proc.rb\")"
+    output = IO.popen([RbConfig.ruby, "-I", LIB, "-e", script], err: %i[child out], &:read)
+    assert_equal "false\ntrue\n", output
+  end
 end

@@ -12,6 +12,22 @@ class EvaluationTest < Minitest::Test
     assert_raises(TypeError) { inside.await_result }
   end
 
+  def test_wait_rejects_nan_and_waits_for_ever_on_infinity
+    assert_raises(ArgumentError) { Loom.wait(Float::NAN) }
+    forever = Loom.concurrently { Loom.wait(Float::INFINITY) }
+    Loom.wait(0.001)
+    refute_predicate forever, :concluded?
+    assert_equal 0, Loom::EventLoop.current.timer_count # for ever: no timer at all
+    forever.resume!(:woken)
+    assert_equal :woken, forever.await_result
+    assert Loom.wait(-1) # a negative wait is over at once, like a wait 0
+  end
+
+  def test_a_proc_refuses_an_evaluation_class_that_is_not_one
+    error = assert_raises(TypeError) { Loom::Proc.new(Hash) { 1 } }
+    assert_match(/evaluation_class.*Hash/, error.message)
+  end
+
   def test_current_outside_and_inside_procs
     root = Loom::Evaluation.current
     assert_instance_of Loom::Evaluation, root

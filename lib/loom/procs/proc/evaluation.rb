@@ -71,10 +71,13 @@ module Loom
       # @return [Object] the result
       # @raise [Exception] the result, when it is an exception
       # @raise [Loom::Evaluation::TimeoutError] on timeout without timeout_result
+      # @raise [TypeError, ArgumentError] for options that are not a Hash of
+      #   within:/timeout_result:, or a within: that is not a number of seconds
       # @example
       #   Loom.concurrently { 1 }.await_result { |result| result + 1 } # => 2
       def await_result(opts = nil, within: nil, timeout_result: TIMEOUT)
         if opts
+          opts = Waits.options!(opts)
           within = opts.fetch(:within, within)
           timeout_result = opts.fetch(:timeout_result, timeout_result)
         end
@@ -105,13 +108,16 @@ module Loom
 
         state = @state
         worker = @slot
+        # The result is written before the flag that says it is there: a
+        # thread reading concluded? then the result needs no lock (see
+        # Promises::EvaluationAwaiter).
         if state == RUNNING && worker.fiber.equal?(Fiber.current)
           extras = (@extras ||= Extras.new)
-          extras.concluded = true
           extras.result = result
+          extras.concluded = true
         else
-          @state = CONCLUDED
           @slot = result
+          @state = CONCLUDED
           @extras&.args = nil
           cancel_run(state, worker)
         end
@@ -187,12 +193,13 @@ module Loom
         return if @state == CONCLUDED
 
         extras = @extras
-        @state = CONCLUDED
         if extras&.concluded # concluded itself earlier: its awaiters know
           @slot = extras.result
+          @state = CONCLUDED
           return
         end
-        @slot = result
+        @slot = result # before the state: see conclude_to
+        @state = CONCLUDED
         # nobody to tell: no call (bench call_methods "call_detached")
         __notify__(result) if @awaiter || extras
       end
@@ -262,6 +269,10 @@ module Loom
       end
 
       def __await_result__(within, timeout_result)
+        # Awaiters change only on the evaluation's own thread: another
+        # thread waits through a promise (Promises::EvaluationPromise).
+        return __await_elsewhere__(within, timeout_result) unless Thread.current.equal?(@loop.thread)
+
         waiter = Loom::Evaluation.current
         __add_awaiter__(waiter)
         begin

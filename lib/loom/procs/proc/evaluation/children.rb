@@ -12,7 +12,9 @@ module Loom
         # @param within [Numeric, nil] seconds to wait at most
         # @return [true]
         # @raise [Loom::Evaluation::TimeoutError] when children still run after +within+
+        # @raise [TypeError, ArgumentError] when +within+ is not a number of seconds
         def await_children(within: nil)
+          within = Waits.within!(within) if within
           deadline = within && (@loop.now + within)
           while (child = first_child)
             left = deadline && [deadline - @loop.now, 0].max

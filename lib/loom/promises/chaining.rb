@@ -47,11 +47,7 @@ module Loom
       def rescue(*classes, &block)
         raise ArgumentError, "rescue needs a block mapping the error" unless block
 
-        # checked now: a bad one would otherwise raise later, in whichever thread resolves this promise
-        bad = classes.find { |c| !c.is_a?(Module) }
-        raise TypeError, "rescue takes exception classes (or modules), got #{bad.inspect[0, 60]}" unless bad.nil?
-
-        classes = [StandardError] if classes.empty?
+        classes = rescued_classes(classes)
         chain do |source, child|
           error = source.reason
           classes.any? { |c| error.is_a?(c) } ? child.__send__(:settle) { block.call(error) } : nil
@@ -65,6 +61,15 @@ module Loom
       end
 
       private
+
+      # The classes a #rescue catches, checked now: a bad one would otherwise
+      # raise later, in whichever thread resolves this promise.
+      def rescued_classes(classes)
+        bad = classes.find { |c| !c.is_a?(Module) }
+        raise TypeError, "rescue takes exception classes (or modules), got #{bad.inspect[0, 60]}" unless bad.nil?
+
+        classes.empty? ? [StandardError] : classes
+      end
 
       # Registers a callback that either settles the child itself (returns
       # truthy) or passes this promise's outcome through.

@@ -30,7 +30,7 @@ Loom::Bench.suite(:scheduler) do |s|
     },
     "Queue hand-off" => {
       setup: "#{size}\nthere = Thread::Queue.new\nback = Thread::Queue.new",
-      bodies: ['n.times { |i| there << i; back.pop == i or raise "the hand-off lost #{i}" }',
+      bodies: ['n.times { |i| there << i; back.pop == i or raise "the hand-off lost an item" }',
                "n.times { back << there.pop }"]
     },
     "pipe round trip" => {

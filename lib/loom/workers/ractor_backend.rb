@@ -8,6 +8,9 @@ module Loom
     # copied. The block is checked when the pool starts, so that a block a
     # ractor cannot run fails with {NotShareableError}, not deep inside a map.
     class RactorBackend < Backend
+      # Seconds shutdown(kill: true) waits for each lane: a cancelled chunk
+      # ends at once unless an item is stuck in C code, which no one can stop.
+      KILL_WAIT = 2.0
       @warned = nil
       @collector_lock = Mutex.new
 
@@ -67,9 +70,30 @@ module Loom
 
           @warned = Process.pid
           warn "loom: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
-               "can crash the whole process (File IO in ractors has on 3.1.2). Prefer worker: :process for " \
+               "can crash the whole process (File IO in ractors has crashed 3.1.2). Prefer worker: :process for " \
                "production.", category: :experimental
         end
+      end
+
+      # As {Backend#map}, and however the wait ends (the map's timeout, its
+      # first error, the caller's Interrupt), the map's chunks still running
+      # in ractors are stopped: a ractor would otherwise run them to their end.
+      # @param items [Array]
+      # @param timeout [Numeric, nil] seconds for the whole map
+      # @param fail_fast [Boolean]
+      # @return [Array] results in input order
+      def map(items, timeout: nil, fail_fast: true)
+        job = Job.new(items, fail_fast: fail_fast)
+        dispatch(job, timeout)
+        begin
+          job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- Interrupt above all: the job is left
+          job.cancel(CancelledError.new("the map was interrupted by #{e.class}"))
+          raise
+        ensure
+          stop_chunks(job)
+        end
+        job.value!
       end
 
       private
@@ -80,10 +104,23 @@ module Loom
         @lanes = Array.new(@size) { RactorLane.new(self, @queue, handler, @item_timeout) }
       end
 
+      # The chunks of a job that ended short of its last result (a timeout,
+      # an error, an interrupted wait) that ractors still run.
+      def stop_chunks(job)
+        return if job.completed_count == job.items.size
+
+        @lanes.each { |lane| lane.cancel(job) }
+      end
+
+      # With kill, the chunks in the ractors are stopped too and each lane is
+      # awaited for a bounded time (KILL_WAIT).
       def stop(kill:)
         @queue.close
-        cancel_queued if kill
-        @lanes.each(&:join)
+        return @lanes.each(&:join) unless kill
+
+        cancel_queued
+        @lanes.each(&:cancel)
+        @lanes.each { |lane| lane.join(KILL_WAIT) }
       end
     end
   end

@@ -4,12 +4,31 @@ module Loom
   module Workers
     # The main ractor's side of one worker ractor: a thread that takes chunks
     # from the pool's queue, sends them to the ractor and reports what comes
-    # back. A ractor cannot be killed, so a ractor whose body ended by an
-    # error (only loom's own bugs can do that) is reported and replaced.
+    # back. A ractor cannot be killed, but the chunk it runs can be stopped
+    # ({#cancel}: its map is over). A ractor whose body ended by an error
+    # (only loom's own bugs can do that) is reported and replaced.
     # Its handler is the shareable one from {RactorBackend.shareable!}.
     class RactorLane < Lane
+      # Stops the chunk this lane's ractor is running if it belongs to job
+      # (any chunk when job is nil, and none after it: a kill). Safe from
+      # any thread: a stale cancel names a chunk the ractor has finished,
+      # and the ractor ignores it.
+      # @param job [Job, nil]
+      # @return [void]
+      def cancel(job = nil)
+        @killed = true if job.nil?
+        serial, running = @running
+        return unless serial && (job.nil? || running.equal?(job))
+
+        @ractor.send([:cancel, serial])
+      rescue Ractor::ClosedError
+        nil # the ractor has ended: nothing runs
+      end
+
       private
 
+      # A worker ractor gets an inbox and a token of its own, so that
+      # nothing a replaced one still sends reaches its successor.
       def start_worker
         @inbox = Thread::Queue.new
         @token = RactorBackend.open_inbox(@inbox)
@@ -20,11 +39,22 @@ module Loom
         job = chunk.job
         indices = sendable(job, chunk.indices.to_a)
         return if indices.empty?
+        return skip(job, indices) if @killed
 
-        @ractor.send([job.fail_fast?, indices.map { |i| job.items[i] }])
+        @serial = (@serial || 0) + 1
+        @running = [@serial, job]
+        @ractor.send([@serial, job.fail_fast?, indices.map { |i| job.items[i] }])
         collect(job, indices)
       rescue Ractor::ClosedError => e
         replace(job, indices, e.message)
+      ensure
+        @running = nil
+      end
+
+      # A chunk taken just as the pool was killed: its items never run.
+      def skip(job, indices)
+        error = CancelledError.new("the pool was shut down; #{indices.size} queued items did not run")
+        indices.each { |index| job.fail(index, error) }
       end
 
       # Sends the chunk whole when it can be copied; otherwise fails the
@@ -46,26 +76,29 @@ module Loom
         false
       end
 
+      # Items the worker did not reach: the chunk was cancelled (they never
+      # ran), or it stopped at an error (fail_fast: the job is finished).
       def collect(job, indices)
-        kind, payload = @inbox.pop
-        return replace(job, indices, payload) unless kind == :results
+        kind, results, cancelled = @inbox.pop
+        return replace(job, indices, results) unless kind == :results
 
-        payload.each_with_index { |(outcome, value), i| deliver(job, indices[i], outcome, value) }
-        rest = indices[payload.size..]
-        return if rest.empty? || job.finished?
+        results.each_with_index { |(outcome, value), i| deliver(job, indices[i], outcome, value) }
+        rest = indices[results.size..]
+        return if rest.empty? || job.finished? || !cancelled
 
-        # The worker stopped the chunk at an error (fail_fast).
-        rest.each { |index| job.fail(index, payload.last.last) }
+        error = CancelledError.new("the map was stopped; #{rest.size} items of a running chunk did not run")
+        rest.each { |index| job.fail(index, error) }
       end
 
       def deliver(job, index, kind, value)
         return job.complete(index, value) if kind == :ok
 
-        if value.is_a?(Error)
-          value.index ||= index
-          value.item ||= job.items[index]
+        error = RactorException.unpack_if_packed(value)
+        if error.is_a?(Error)
+          error.index ||= index
+          error.item ||= job.items[index]
         end
-        job.fail(index, value)
+        job.fail(index, error)
       end
 
       # Waits (bounded: a ractor cannot be killed) for the worker to stop.
@@ -82,7 +115,21 @@ module Loom
         message = "worker ractor ended (#{why}) while running items at indices #{indices.first(5).inspect}; " \
                   "the pool started a new one"
         indices.each { |index| job.fail(index, WorkerDiedError.new(message, item: job.items[index], index: index)) }
-        @ractor = RactorBackend.start_ractor(@token, @handler, @item_timeout) unless @backend.shutdown?
+        return if @backend.shutdown? # stop_worker lets it go
+
+        ractor = @ractor
+        token = @token
+        start_worker
+        retire(ractor, token)
+      end
+
+      # Lets a replaced ractor go: its first thread may live on.
+      def retire(ractor, token)
+        ractor.send(:stop)
+      rescue Ractor::ClosedError
+        nil
+      ensure
+        RactorBackend.collector.close(token)
       end
 
       def stop_worker

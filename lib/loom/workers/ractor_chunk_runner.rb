@@ -49,7 +49,7 @@ module Loom
         @running = nil # serial of the chunk running
         @cancelled = nil # the latest serial asked to stop
         @item = nil # [item, deadline] of the timed item running
-        @thread = Thread.new { Thread.handle_interrupt(Stop => :never) { serve } }
+        start_thread
         @watcher = Thread.new { watch } if item_timeout
       end
 
@@ -71,7 +71,7 @@ module Loom
       # @return [void]
       def finish
         @chunks.close
-        await(@thread)
+        sleep JOIN_POLL while @thread.alive? # @thread, as a runner may be replaced meanwhile
         @lock.synchronize do
           @closed = true
           @wake.signal
@@ -90,21 +90,51 @@ module Loom
         sleep JOIN_POLL while thread.alive?
       end
 
-      def serve
+      def start_thread(resume = nil)
+        @thread = Thread.new { Thread.handle_interrupt(Stop => :never) { serve(resume) } }
+      end
+
+      # @param resume [Array, nil] a chunk whose items a dead runner left ({#thread_ended})
+      def serve(resume)
+        serve_chunk(*resume) if resume
         while (chunk = @chunks.pop)
-          serial, fail_fast, items = chunk
-          results, cancelled = run_chunk(serial, fail_fast, items)
-          hand_over([:results, results, cancelled])
+          serve_chunk(*chunk, [])
         end
       rescue Exception => e # rubocop:disable Lint/RescueException -- the lane must hear of any end
         Ractor.main.send([@token, [:crashed, "#{e.class}: #{e.message}"]])
       end
 
-      # @return [(Array, Boolean)] the items' outcomes, and whether the chunk
-      #   was cancelled before its last item
-      def run_chunk(serial, fail_fast, items)
-        results = []
-        return [results, true] unless enter(serial)
+      # An item that ends the runner thread (Thread.exit, Thread#kill)
+      # unwinds through here with no exception: see {#thread_ended}.
+      def serve_chunk(serial, fail_fast, items, results)
+        answered = false
+        cancelled = run_chunk(serial, fail_fast, items, results)
+        hand_over([:results, results, cancelled])
+        answered = true
+      rescue Exception # rubocop:disable Lint/RescueException -- not the thread's end: serve reports it
+        answered = true
+        raise
+      ensure
+        thread_ended(serial, fail_fast, items, results) unless answered
+      end
+
+      # The item that ended the runner thread fails with WorkerDiedError and
+      # a new runner takes over the rest of the chunk (unless fail_fast).
+      def thread_ended(serial, fail_fast, items, results)
+        item = items[results.size]
+        error = WorkerDiedError.new("item #{Error.describe(item)} ended its worker ractor's thread " \
+                                    "(Thread.exit or Thread#kill); the ractor started another")
+        results << [:raised, RactorException.pack(error)]
+        return start_thread([serial, fail_fast, items, results]) unless fail_fast
+
+        hand_over([:results, results, false])
+        start_thread
+      end
+
+      # @param results [Array] outcomes so far (the runner that began the chunk died)
+      # @return [Boolean] whether the chunk was cancelled before its last item
+      def run_chunk(serial, fail_fast, items, results)
+        return true unless enter(serial)
 
         begin
           if @item_timeout # each item is open to stops on its own ({#timed})
@@ -118,7 +148,7 @@ module Loom
           @lock.synchronize { @running = nil }
           drain
         end
-        [results, @cancelled == serial && results.size < items.size]
+        @cancelled == serial && results.size < items.size
       end
 
       # @return [Boolean] false when the chunk was cancelled before it began
@@ -132,7 +162,7 @@ module Loom
 
       # A cancel that came between two items (masked) ends the chunk here.
       def run_items(serial, results, fail_fast, items)
-        items.each do |item|
+        items.drop(results.size).each do |item|
           break if @cancelled == serial
 
           results << (@item_timeout ? timed(item) : outcome(item))

@@ -4,7 +4,8 @@ module Loom
   module Workers
     # Carries an exception out of a worker ractor as plain data and rebuilds
     # it in the main ractor: same class, message, backtrace, instance
-    # variables and cause.
+    # variables, cause, and the state core exceptions keep outside instance
+    # variables (SystemExit#status, KeyError#key, NameError#name, ...).
     #
     # Copying the exception itself fails or loses what matters: its backtrace
     # is an internal object a copy leaves empty, and a NameError or
@@ -14,7 +15,8 @@ module Loom
     # and check ractors both send errors this way.
     module RactorException
       # An exception as plain data: what {.pack} makes and {.unpack} reads.
-      Packed = Struct.new(:klass, :message, :backtrace, :ivars, :name, :cause)
+      # init is [class whose #initialize sets the hidden state, args, keywords] or nil.
+      Packed = Struct.new(:klass, :message, :backtrace, :ivars, :init, :cause)
 
       # How many causes deep {.pack} follows a chain.
       CAUSE_DEPTH = 3
@@ -22,14 +24,15 @@ module Loom
       module_function
 
       # In the worker ractor: the exception as data that any ractor can copy.
-      # Instance variables that cannot be copied are left out.
+      # Instance variables and state that cannot be copied are left out.
       # @param error [Exception]
       # @param depth [Integer] causes still to follow
       # @return [Packed]
       def pack(error, depth = CAUSE_DEPTH)
+        message = message_of(error)
         cause = error.cause && depth.positive? ? pack(error.cause, depth - 1) : nil
-        Packed.new(error.class, message_of(error), error.backtrace&.map(&:to_s), copyable_ivars(error),
-                   error.is_a?(NameError) ? error.name : nil, cause)
+        Packed.new(error.class, message, error.backtrace&.map(&:to_s), copyable_ivars(error), init(error, message),
+                   cause)
       end
 
       # In the main ractor: an exception of the packed class, with its message,
@@ -58,22 +61,52 @@ module Loom
       def copyable_ivars(error)
         error.instance_variables.each_with_object({}) do |name, ivars|
           value = error.instance_variable_get(name)
-          Ractor.make_shareable(value, copy: true) # the trial copy; sending copies again, unfrozen
-          ivars[name] = value
-        rescue StandardError
-          nil # not copyable: left out
+          ivars[name] = value if copyable?(value)
         end
       end
 
-      # Allocating skips #initialize, whose signature may be anything; the
-      # message is set as Exception#exception sets it. A NameError is given
-      # its name by NameError's own #initialize (its name is not an ivar).
-      # A class that cannot be rebuilt so comes back as a RuntimeError naming it.
+      # A trial copy: sending copies again, unfrozen.
+      def copyable?(value)
+        Ractor.make_shareable(value, copy: true)
+        true
+      rescue StandardError
+        false
+      end
+
+      # The arguments with which the core class's own #initialize restores
+      # what the exception keeps outside instance variables.
+      def init(error, message)
+        case error
+        when SystemExit then [SystemExit, [error.status, message], {}]
+        when UncaughtThrowError then [UncaughtThrowError, [copied(error.tag), copied(error.value), message], {}]
+        when KeyError then [KeyError, [message], keywords(error, :receiver, :key)]
+        when FrozenError then [FrozenError, [message], keywords(error, :receiver)]
+        when NameError then [NameError, [message, error.name], keywords(error, :receiver)]
+        end
+      end
+
+      # The error's readers as keywords, those that answer with a copyable value.
+      def keywords(error, *readers)
+        readers.each_with_object({}) do |reader, given|
+          value = error.public_send(reader)
+          given[reader] = value if copyable?(value)
+        rescue ArgumentError
+          nil # "no receiver is available", "no key is available"
+        end
+      end
+
+      def copied(value) = copyable?(value) ? value : value.inspect
+
+      # Allocating skips the class's #initialize, whose signature may be
+      # anything; the message is set as Exception#exception sets it, or by
+      # the core class's #initialize ({.init}). A class that cannot be
+      # rebuilt so comes back as a RuntimeError naming it.
       def rebuild(packed)
         klass = packed.klass
-        return klass.allocate.exception(packed.message) unless klass <= NameError
+        return klass.allocate.exception(packed.message) unless packed.init
 
-        NameError.instance_method(:initialize).bind_call(error = klass.allocate, packed.message, packed.name)
+        owner, args, keywords = packed.init
+        owner.instance_method(:initialize).bind_call(error = klass.allocate, *args, **keywords)
         error
       rescue StandardError => e
         RuntimeError.new("#{klass}: #{packed.message} (loom could not rebuild the #{klass} in the main ractor: " \
@@ -87,7 +120,8 @@ module Loom
         e
       end
 
-      private_class_method :message_of, :copyable_ivars, :rebuild, :with_cause
+      private_class_method :message_of, :copyable_ivars, :copyable?, :init, :keywords, :copied, :rebuild,
+                           :with_cause
     end
   end
 end

@@ -135,8 +135,8 @@ module Loom
       def stop_worker
         @ractor.send(:stop)
         await_stopped
-      rescue Ractor::Error
-        nil
+      rescue Ractor::ClosedError, Ractor::Error
+        nil # it has ended
       ensure
         RactorBackend.collector.close(@token)
       end

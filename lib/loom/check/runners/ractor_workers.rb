@@ -161,14 +161,20 @@ module Loom
         # @param id [Integer] the runner's, so that its driver takes only its own results
         # @return [void]
         def self.serve(handler, id)
+          ended = nil
           while (message = Ractor.receive) != :stop
             serial, batch = message
             Ractor.main.send([TAG, id, serial, portable(handler.call([0, batch]))])
           end
+          ended = :stop
         rescue Ractor::ClosedError
-          nil # the check is over
+          ended = :closed # the check is over
         rescue Exception => e # rubocop:disable Lint/RescueException -- the driver must hear of any end
+          ended = e
           Ractor.main.send([TAG, id, nil, "#{e.class}: #{e.message}"])
+        ensure
+          # Only a property ending the ractor's thread unwinds with none of the above.
+          Ractor.main.send([TAG, id, nil, "Thread.exit or Thread#kill in the property"]) unless ended
         end
 
         # A chunk's result with its failure's error as plain data: copied as
@@ -233,13 +239,18 @@ module Loom
           sent
         end
 
-        # To the worker with the fewest chunks waiting.
+        # To the worker with the fewest chunks waiting. A worker that has
+        # ended (a property's Thread.exit ends its ractor) is a harness error:
+        # Ractor::ClosedError is a StopIteration, which first_failure's loop
+        # would take for its end (the check passed without running).
         def send_chunk(chunk, window)
           worker, = @outstanding.min_by { |_, count| count }
           worker.send([@serial, chunk])
           @open[@serial] = [window.open, worker, chunk.size]
           @outstanding[worker] += 1
           @serial += 1
+        rescue Ractor::ClosedError
+          crashed("Thread.exit or Thread#kill in the property (it had ended when sent a chunk)")
         rescue TypeError, Ractor::Error => e
           raise Loom::Workers::UnmarshalableError.new("a value of the runs at indices #{chunk.first[0]}.." \
                                                       "#{chunk.last[0]} cannot be copied into a ractor: " \

@@ -52,13 +52,11 @@ module Loom
         # @api private
         # Starts one worker ractor, without Ruby's experimental warning
         # (loom gives its own, once).
-        def start_ractor(token, handler, item_timeout)
+        def start_ractor(token, handler)
           warn_once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(token, handler, item_timeout, name: "loom-worker-#{token}") do |id, h, t|
-            RactorWorker.run(id, h, t)
-          end
+          Ractor.new(token, handler, name: "loom-worker-#{token}") { |id, h| RactorWorker.run(id, h) }
         ensure
           Warning[:experimental] = experimental
         end

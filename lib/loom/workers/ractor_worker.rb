@@ -5,35 +5,25 @@ require_relative "ractor_chunk_runner"
 
 module Loom
   module Workers
-    # The loop a worker ractor runs. It touches only its arguments and
-    # constants (a ractor cannot read the main ractor's state). Its first
-    # thread receives: chunks, which a {RactorChunkRunner} thread runs and
-    # answers with the chunk's results at once (one hand-over per chunk, not
-    # per item), tagged with the worker's token so {RactorBackend}'s
-    # collector can route them; `[:cancel, serial]`, which stops that chunk;
-    # and `:stop`, after which the ractor ends.
+    # What a worker ractor runs. It touches only its arguments and constants
+    # (a ractor cannot read the main ractor's state): chunks, each answered
+    # with all its results at once (one hand-over per chunk, not per item),
+    # tagged with the worker's token so {RactorBackend}'s collector can route
+    # them, until `:stop`; see {RactorChunkRunner}.
     #
     # Results go by `Ractor.main.send`, not `Ractor.yield`: on Ruby 3.1 two
     # threads of one ractor taking from two ractors at once get each other's
-    # values (the wait state is per ractor), which mixed up results. Only the
-    # first thread here ever waits on a ractor operation (receive); the
-    # runner only sends, which never waits.
+    # values (the wait state is per ractor), which mixed up results. Only one
+    # thread here ever waits on a ractor operation (receive); the runner only
+    # sends, which never waits.
     module RactorWorker
       module_function
 
       # @param token [Integer] the worker's address at the collector
       # @param handler [Proc] shareable
-      # @param item_timeout [Numeric, nil]
       # @return [void]
-      def run(token, handler, item_timeout)
-        runner = RactorChunkRunner.new(token, handler, item_timeout)
-        loop do
-          message = Ractor.receive
-          break if message == :stop
-
-          message[0] == :cancel ? runner.cancel(message[1]) : runner.push(message)
-        end
-        runner.finish
+      def run(token, handler)
+        RactorChunkRunner.new(token, handler).serve
         Ractor.main.send([token, [:stopped]])
       rescue Exception => e # rubocop:disable Lint/RescueException -- the lane must hear of any end
         Ractor.main.send([token, [:crashed, "#{e.class}: #{e.message}"]])

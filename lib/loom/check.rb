@@ -10,8 +10,11 @@ require_relative "check/property"
 require_relative "check/options"
 require_relative "check/isolation"
 require_relative "check/runners"
+require_relative "check/registry"
+require_relative "check/backtrace"
 require_relative "check/result"
 require_relative "check/failure"
+require_relative "check/shrinker"
 require_relative "check/engine"
 require_relative "check/command"
 require_relative "check/stateful"
@@ -63,13 +66,16 @@ module Loom
     # @example
     #   result = Loom::Check.check(prop, worker: :process, runs: 1000)
     #   result.counterexample if result.failed?
-    # @param property [Property]
-    # @param options [Hash] worker: (:inline, :fiber, :thread, :process, :ractor), size: (workers),
-    #   runs: (100), seed:, max_shrinks: (1000), timeout: (seconds, whole check), max_size: (30)
+    # @param property [Property, Symbol] a property, or the name of one given to {.register}
+    # @param options [Hash] worker: (:inline, :fiber, :thread, :process, :ractor, :redis), size: (workers),
+    #   runs: (100), seed:, max_shrinks: (1000), timeout: (seconds, whole check), max_size: (30),
+    #   url: (worker: :redis only; the property must be registered, see docs/redis.md)
     # @return [Result]
     # @raise [ArgumentError] for an unknown option
+    # @raise [TypeError] for something that is neither a property nor a registered name
     # @raise [HarnessError, Loom::Workers::Error] when the machinery fails (never shrunk as a failure)
     def self.check(property, **options)
+      property = Registry.fetch(property) if property.is_a?(Symbol) || property.is_a?(String)
       raise TypeError, "expected a Loom::Check::Property, got #{property.inspect}" unless property.is_a?(Property)
 
       Engine.new(property, Options.parse(options)).run

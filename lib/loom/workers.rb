@@ -7,7 +7,7 @@ module Loom
   # and the errors they raise.
   module Workers
     # The worker kinds, by the keyword that picks them.
-    KINDS = %i[inline fiber thread process ractor].freeze
+    KINDS = %i[inline fiber thread process ractor redis].freeze
 
     @live = ObjectSpace::WeakMap.new
     @live_lock = Mutex.new
@@ -42,62 +42,88 @@ module Loom
 
   class << self
     # Runs the block on every item with a fresh pool of workers, which is shut
-    # down afterwards. For repeated maps keep a {Loom::Pool} instead.
+    # down afterwards. For repeated maps keep a {Loom::Pool} instead. Every
+    # argument is checked before a worker starts or an item is read.
     #
     # @param items [Enumerable]
-    # @param worker [Symbol] :inline, :fiber, :thread, :process or :ractor
+    # @param worker [Symbol] :inline, :fiber, :thread, :process, :ractor or :redis
     # @param size [Integer, nil] workers (default: cores for process and ractor)
-    # @param item_timeout [Numeric, nil] seconds per item
-    # @param map_options [Hash] `timeout:` (seconds for the whole map) and
-    #   `fail_fast:` (stop at the first error, the default, or collect all), as for {Loom::Pool#map}
+    # @param item_timeout [Numeric, nil] seconds per item (nil or Float::INFINITY: no limit)
+    # @param map_options [Hash] `timeout:` (seconds for the whole map) and `fail_fast:` (stop at
+    #   the first error, the default, or collect all), as for {Loom::Pool#map}; with worker: :redis
+    #   also the pool's `handler:`, `url:`, ..., as for {Loom::Pool#initialize}
     # @return [Array] results in input order
-    # @raise [ArgumentError] on an unknown worker, a bad size or no block
+    # @raise [ArgumentError] on an unknown worker, a bad size or timeout, or no block
+    # @raise [TypeError] on items that are not Enumerable, a timeout that is not a number, a fail_fast
+    #   that is not true or false
     # @raise [Exception] see {Loom::Pool#map}
     # @example
     #   Loom.map([1, 2, 3], worker: :process, size: 2) { |n| n * n } # => [1, 4, 9]
     def map(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
+      Workers::Options.block!(block, "Loom.map(items)") unless worker == :redis
+      pool_options = map_options.slice(*(map_options.keys - %i[timeout fail_fast]))
+      Pool.validate!(worker, size, block, item_timeout: item_timeout, remote: pool_options)
+      Workers::Options.items!(items)
+      timeout, fail_fast = Pool.map_options!(map_options.slice(:timeout, :fail_fast))
       items = items.to_a
-      size ||= [Pool.default_size(worker), items.size].min.clamp(1, nil)
-      pool = Pool.new(worker: worker, size: size, item_timeout: item_timeout, &block)
+      size ||= Pool.default_size(worker)&.then { |default| [default, items.size].min.clamp(1, nil) }
+      pool = Pool.new(worker: worker, size: size, item_timeout: item_timeout, **pool_options, &block)
       begin
-        pool.map(items, **map_options)
+        pool.map(items, timeout: timeout, fail_fast: fail_fast)
       ensure
         pool.shutdown(kill: true)
       end
     end
 
     # Like {Loom.map}, for side effects.
+    # @param items [Enumerable]
+    # @param options [Hash] as for {Loom.map}
     # @return [Enumerable] items
+    # @raise [ArgumentError, TypeError, Exception] as {Loom.map}
     # @example
     #   Loom.each(%w[a b], worker: :thread) { |s| puts s }
-    def each(items, ...)
-      map(items, ...)
+    def each(items, **options, &block)
+      Workers::Options.block!(block, "Loom.each(items)")
+      map(items, **options, &block)
       items
     end
 
     # Like {Loom.each}; the block receives each item and its index.
+    # @param items [Enumerable]
+    # @param worker [Symbol] as for {Loom.map}
+    # @param size [Integer, nil] as for {Loom.map}
+    # @param item_timeout [Numeric, nil] as for {Loom.map}
+    # @param map_options [Hash] `timeout:` and `fail_fast:`, as for {Loom.map}
     # @return [Enumerable] items
+    # @raise [ArgumentError, TypeError, Exception] as {Loom.map}
     # @example
     #   Loom.each_with_index(%w[a b], worker: :thread) { |s, i| puts "#{i}: #{s}" }
-    def each_with_index(items, **options, &block)
-      raise ArgumentError, "a block is required" unless block
-
-      map(items.each_with_index.to_a, **options) { |(item, index)| block.call(item, index) }
+    def each_with_index(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
+      Workers::Options.block!(block, "Loom.each_with_index(items)")
+      Workers::Options.items!(items)
+      Pool.validate!(worker, size, block, item_timeout: item_timeout)
+      Pool.map_options!(map_options)
+      map(items.each_with_index.to_a, worker: worker, size: size, item_timeout: item_timeout,
+                                      **map_options) { |(item, index)| block.call(item, index) }
       items
     end
   end
 end
 
 require_relative "workers/error"
+require_relative "workers/options"
 require_relative "workers/job"
+require_relative "workers/worker_loss"
 require_relative "workers/chunk"
 require_relative "workers/backend"
 require_relative "workers/inline_backend"
 require_relative "workers/thread_backend"
+require_relative "workers/fiber_loop_loss"
 require_relative "workers/fiber_backend"
 require_relative "workers/wire"
 require_relative "workers/wire_reader"
 require_relative "workers/process_child"
+require_relative "workers/process_codec"
 require_relative "workers/lane"
 require_relative "workers/process_lane"
 require_relative "workers/process_backend"
@@ -106,5 +132,6 @@ require_relative "workers/ractor_collector"
 require_relative "workers/ractor_lane"
 require_relative "workers/ractor_backend"
 require_relative "workers/pool"
+require_relative "workers/redis" # Loom.handler; the Redis backend itself loads on first use
 
 at_exit { Loom::Workers.shutdown_all }

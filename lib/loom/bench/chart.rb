@@ -4,42 +4,63 @@ require "cgi"
 
 module Loom
   module Bench
-    # Inline SVG charts for report.html, written by hand so the page stays
-    # self-contained (no script, no external file). {Chart.for} picks bars
-    # per row with min–max whiskers ({BarChart}), or lines over a param such
-    # as the worker count when the suite says `s.chart x: :param`
-    # ({LineChart}). This base class holds the SVG helpers and colours.
+    # Inline SVG charts for report.html, one per comparison group, written by
+    # hand so the page stays self-contained (no script, no external file).
+    # {Chart.for} picks bars per row with min–max whiskers ({BarChart}), or
+    # lines over a param such as the worker count when the suite says
+    # `s.chart x: :param` ({LineChart}). This base class holds the SVG
+    # helpers and the colours, which stay the same for a library in every
+    # chart of a report.
+    #
+    # Every row gets exactly one element of class "mark" carrying its label
+    # in data-row (its bar, its point, or its "failed" note), and the <svg>
+    # says in data-rows how many rows it draws: the browser test counts them.
     class Chart
       WIDTH = 900
-      PALETTE = %w[#e6862e #6a9f3a #9b59b6 #c0392b #16a085 #7f8c8d #d4ac0d #8e6e53].freeze
       LOOM = "#1f6fb2"
       RUBY = "#9aa3ab"
+      # Fixed colours for the peers the suites use; others take one from PALETTE by name.
+      LIBRARY_COLORS = { "concurrently" => "#e6862e", "async" => "#6a9f3a", "parallel" => "#9b59b6",
+                         "pbt" => "#c0392b", "concurrent-ruby" => "#16a085", "thread" => "#8e6e53" }.freeze
+      PALETTE = %w[#d4ac0d #7f8c8d #e377c2 #17becf #bcbd22 #393b79].freeze
+      FAILED = "#b42318"
 
-      # @param rows [Array<RowSummary>] the rows of one suite
-      # @param labels [Hash{RowSummary => String}] the name to show for each row
-      # @param x_param [String, nil] the param to draw lines over; nil for bars
+      # @param group [Group] the rows to draw
+      # @param labels [Hash{RowSummary => String}] the name to show for each row (unique within the group)
+      # @param references [Hash{String => Array<Hash>}] row name => the seed's figures ("value", "note")
       # @return [Chart]
-      def self.for(rows, labels:, x_param: nil)
-        measured = rows.select(&:measured?)
+      def self.for(group, labels:, references: {})
+        x_param = group.suite.dig("chart", "x")
+        measured = group.rows.select(&:measured?)
         if x_param && !measured.empty? && measured.all? { |r| r.params.key?(x_param) }
-          LineChart.new(measured, labels: labels, x_param: x_param)
+          LineChart.new(group.rows, labels: labels, x_param: x_param)
         else
-          BarChart.new(rows, labels: labels)
+          BarChart.new(group.rows, labels: labels, references: references)
         end
+      end
+
+      # @param library [String]
+      # @return [String] the library's colour, the same in every chart
+      def self.color(library)
+        return LOOM if library == "loom"
+        return RUBY if library == "ruby"
+
+        LIBRARY_COLORS.fetch(library) { PALETTE[library.sum % PALETTE.size] }
       end
 
       # @param rows [Array<RowSummary>] the rows to draw (unmeasured ones are shown as failed)
       # @param labels [Hash{RowSummary => String}]
-      def initialize(rows, labels:)
+      # @param references [Hash{String => Array<Hash>}]
+      def initialize(rows, labels:, references: {})
         @rows = rows
         @measured = rows.select(&:measured?)
         @labels = labels
-        @colors = {}
+        @references = references
       end
 
       # @return [String] an <svg> element
       def render
-        return svg(40, text(10, 25, "no measured rows")) if @measured.empty?
+        return svg(18 + (@rows.size * 18), failed_notes(4)) if @measured.empty?
 
         draw
       end
@@ -47,8 +68,6 @@ module Loom
       private
 
       def rate? = @measured.first.rate?
-
-      def top = @measured.map { |r| r.stats.max }.max.to_f
 
       def axis_title(better_rate, better_duration)
         unit, better = rate? ? ["executions per second", better_rate] : ["seconds", better_duration]
@@ -59,16 +78,22 @@ module Loom
 
       def tooltip(row) = esc("#{@labels.fetch(row)} (#{row.library}): #{Format.spread(row.stats, rate: rate?)}")
 
-      def color(row)
-        return LOOM if row.loom?
-        return RUBY if row.library == "ruby"
+      def color(row) = self.class.color(row.library)
 
-        @colors[row.library] ||= PALETTE[@colors.size % PALETTE.size]
-      end
+      def mark(row) = %(class="mark" data-row="#{esc(@labels.fetch(row))}")
 
       def svg(height, body)
         %(<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="#{WIDTH}" height="#{height}" ) +
-          %(viewBox="0 0 #{WIDTH} #{height}" font-family="sans-serif" font-size="12">#{body}</svg>)
+          %(viewBox="0 0 #{WIDTH} #{height}" font-family="sans-serif" font-size="12" data-rows="#{@rows.size}">) +
+          "#{body}</svg>"
+      end
+
+      # A line per row that measured nothing, from top_edge down (18 px each).
+      def failed_notes(top_edge)
+        @rows.reject(&:measured?).each_with_index.map do |row, i|
+          %(<text #{mark(row)} x="10" y="#{top_edge + 12 + (i * 18)}" fill="#{FAILED}">) +
+            "#{esc("#{@labels.fetch(row)}: failed (#{row.failures.size}/#{row.records.size} trials)")}</text>"
+        end.join
       end
 
       def text(left, baseline, content, anchor: "start", size: 12)

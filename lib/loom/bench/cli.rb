@@ -13,10 +13,19 @@ module Loom
     #   Loom::Bench::CLI.new(%w[baseline --quick]).run # => 0
     class CLI
       USAGE = <<~TEXT
-        Usage: loom bench [SUITE...] [options]   measure (all suites when none is named)
+        Usage: loom bench [SUITE...] [options]   measure (all suites when none is named) into results/<time>
                loom bench compare OLD.json NEW.json   what changed beyond the noise
-               loom bench render DIR                   re-render DIR/results.json as report.md and report.html
+               loom bench render DIR [--readme [FILE]] [--screenshot]
+                                                   re-render DIR/results.json as report.md and report.html
+                                                   (and the README's generated block, the first screen's PNG)
+               loom bench publish RUN_DIR [--to DIR]  copy a run into docs/results/latest, render it, rewrite
+                                                   README.md's block and take the screenshot
       TEXT
+
+      # What each option's value must be, for the message when it is not.
+      EXPECTED = { "--trials" => "a whole number of trials, at least 1", "--seconds" => "seconds > 0, e.g. 0.5",
+                   "--seed" => "a whole number, e.g. 1234", "--deadline" => "seconds >= 0, e.g. 600",
+                   "--rows" => "a regular expression", "--out" => "a folder", "--suites-dir" => "a folder" }.freeze
 
       # Seconds after which a default run starts no further trial: 14 minutes,
       # leaving one for the trials under way and the reports.
@@ -37,7 +46,7 @@ module Loom
       def run
         case @argv.first
         when "compare" then compare(@argv.drop(1))
-        when "render" then render(@argv.drop(1))
+        when "render", "publish" then RenderCommand.new(@argv.first, @argv.drop(1), out: @out, err: @err).run
         else measure
         end
       rescue UsageError => e
@@ -144,14 +153,6 @@ module Loom
         0
       end
 
-      def render(args)
-        raise UsageError, "render needs one results folder: loom bench render DIR" unless args.size == 1
-
-        files = Reports.write(Results.read(args[0]), args[0])
-        @out.puts "wrote #{files.join(', ')}"
-        0
-      end
-
       # A long-lived child of a {WorkerPool}: specs on stdin, records on fd 3.
       def serve
         TrialServer.new($stdin, IO.new(3, "w")).call
@@ -218,12 +219,22 @@ module Loom
         value
       end
 
-      # OptionParser's own errors become UsageErrors naming the valid options.
+      # OptionParser's own errors become UsageErrors: a bad or missing value
+      # says what the option expects, an unknown option names the valid ones.
       def parse_arguments
         parser.parse(@argv)
+      rescue OptionParser::InvalidArgument, OptionParser::MissingArgument => e
+        option, value = e.args
+        raise UsageError, "#{e.message}; valid options: #{valid_options}" unless EXPECTED.key?(option)
+
+        problem = value ? "bad value for #{option}: #{value.inspect}" : "#{option} needs a value"
+        raise UsageError, "#{problem}; expected #{EXPECTED.fetch(option)}"
       rescue OptionParser::ParseError => e
-        valid = parser.top.list.filter_map { |sw| sw.long.first if sw.respond_to?(:long) }
-        raise UsageError, "#{e.message}; valid options: #{(valid - ['--serve']).join(', ')}"
+        raise UsageError, "#{e.message}; valid options: #{valid_options}"
+      end
+
+      def valid_options
+        (parser.top.list.filter_map { |sw| sw.long.first if sw.respond_to?(:long) } - ["--serve"]).join(", ")
       end
     end
   end

@@ -71,6 +71,15 @@ module Loom
 
         ratio > 1 ? format("%.2f× faster", ratio) : format("%.2f× slower", 1 / ratio)
       end
+
+      # @param ratio [Float] a speed over another's
+      # @param other [String] what the other is
+      # @return [String] "1.25× faster than X", "2.00× slower than X", "as fast as X (1.00×)"
+      def ratio_than(ratio, other)
+        return "as fast as #{other} (1.00×)" if (ratio - 1).abs < 0.005
+
+        "#{ratio(ratio)} than #{other}"
+      end
     end
   end
 end

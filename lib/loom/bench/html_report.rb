@@ -4,24 +4,33 @@ require "cgi"
 
 module Loom
   module Bench
-    # report.html: one self-contained page (inline CSS and SVG, no script)
-    # with the environment, the summary of loom against its best peers and,
-    # per suite, a chart, a table and the code of every row.
+    # report.html: one self-contained page (inline CSS and SVG, no script).
+    # Its first screen answers "for my job, what should I use, and by how
+    # much?" ({HtmlFirstScreen}); below come the environment, every loom
+    # row's verdict and, per suite, a chart per comparison group, a table and
+    # the code of every row.
     class HtmlReport
       STYLE = <<~CSS
-        body { font-family: sans-serif; max-width: 980px; margin: 2em auto; color: #222; line-height: 1.4; }
-        table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+        body { font: 14px/1.4 sans-serif; max-width: 1100px; margin: 1em auto; padding: 0 1em; color: #222; }
+        h1 { font-size: 22px; margin: 0; } h2 { font-size: 18px; margin: 1.2em 0 .4em; } h3 { font-size: 15px; }
+        .context, .key { color: #555; font-size: 12px; margin: .2em 0 .6em; }
+        ul.answers { list-style: none; padding: 0; margin: 0; }
+        ul.answers li { border-left: 4px solid #bbb; padding: 1px 0 1px 8px; margin: 3px 0; color: #222; }
+        ul.answers li.wins, ul.answers li.met { border-color: #1a7f37; }
+        ul.answers li.loses, ul.answers li.missed { border-color: #b42318; }
+        table { border-collapse: collapse; margin: .6em 0; font-size: 13px; }
         th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
-        td.num { text-align: right; font-variant-numeric: tabular-nums; }
+        td.num { text-align: right; font-variant-numeric: tabular-nums; } td.fastest { font-weight: bold; background: #eaf5ea; }
         pre { background: #f5f5f5; padding: 8px; overflow-x: auto; font-size: 12px; }
         .wins { color: #1a7f37; } .loses { color: #b42318; } .noise { color: #666; }
-        .failed { color: #b42318; } svg.chart { display: block; margin: 1em 0; }
+        .failed { color: #b42318; } svg.chart { display: block; margin: .4em 0 1em; }
+        figure { margin: 0; }
       CSS
 
       # @param results [Results]
       def initialize(results)
         @results = results
-        @summaries = RowSummary.all(results)
+        @findings = Findings.new(results)
         @variants = results.variants.size > 1
       end
 
@@ -31,10 +40,11 @@ module Loom
           <!DOCTYPE html>
           <html lang="en"><head><meta charset="utf-8"><title>loom bench report</title><style>#{STYLE}</style></head>
           <body>
-          <h1>loom bench report</h1>
+          <header id="top"><h1>loom bench report</h1><p class="context">#{esc(FirstScreen.context(@results))}</p></header>
           #{stopped}
-          #{environment}
+          #{HtmlFirstScreen.new(@findings).render}
           #{contents}
+          #{environment}
           #{summary}
           #{suites}
           #{skipped}
@@ -57,7 +67,7 @@ module Loom
                  "Ruby: #{esc(env.dig('ruby', 'description'))} · variants: #{esc(@results.variants.join(', '))} · " \
                  "GC #{esc(env['gc'])}",
                  esc(machine(env)), "Gems: #{esc(MarkdownReport.gems(env))}"]
-        "<ul>#{items.map { |i| "<li>#{i}</li>" }.join}</ul>"
+        %(<h2 id="environment">Environment</h2><ul>#{items.map { |i| "<li>#{i}</li>" }.join}</ul>)
       end
 
       def machine(env)
@@ -67,47 +77,47 @@ module Loom
 
       def contents
         links = @results.suites.map do |name, suite|
+          next unless @findings.summaries.any? { |s| s.suite_name == name }
+
           %(<a href="#suite-#{esc(name)}">#{esc(name)}</a> <small>#{esc(suite['title'])}</small>)
         end
-        "<p>Suites: #{links.join(' · ')}</p>"
+        %(<p>Suites: #{links.compact.join(' · ')} · <a href="#verdicts">every verdict</a> · \
+<a href="#environment">environment</a></p>)
       end
 
       def summary
-        verdicts = Verdict.all(@summaries)
+        verdicts = @findings.verdicts
         return "" if verdicts.empty?
 
-        rows = verdicts.map { |v| verdict_row(v) }
-        "<h2>Summary: loom vs the best peer</h2><p>#{esc(MarkdownReport::SUMMARY_NOTE)}</p>" \
-          "<table><tr><th>suite</th><th>loom row</th><th>best peer</th><th>ratio</th><th>CPU ratio</th>" \
-          "<th>verdict</th></tr>" \
-          "#{rows.join}</table>"
+        %(<h2 id="verdicts">Every loom row against its peer</h2><p>#{esc(MarkdownReport::SUMMARY_NOTE)}</p>) +
+          "<table><tr>#{MarkdownReport::SUMMARY_HEAD.map { |h| "<th>#{esc(h)}</th>" }.join}</tr>" \
+          "#{verdicts.map { |v| verdict_row(v) }.join}</table>"
       end
 
       def verdict_row(verdict)
         css = { "wins" => "wins", "loses" => "loses" }.fetch(verdict.outcome, "noise")
-        cpu = verdict.cpu_ratio ? format("%.2f", verdict.cpu_ratio) : "–"
-        "<tr><td>#{esc(verdict.row.suite_name)}</td><td>#{esc(label(verdict.row))}</td>" \
-          "<td>#{esc(verdict.peer.name)} (#{esc(verdict.peer.library)})</td>" \
-          "<td class=\"num\">#{format('%.2f', verdict.ratio)}</td><td class=\"num\">#{cpu}</td>" \
-          "<td class=\"#{css}\">#{esc(verdict)}</td></tr>"
+        cells = MarkdownReport.verdict_cells(verdict, label(verdict.row)).each_with_index.map do |cell, i|
+          content = i == 1 ? %(<a href="##{verdict.group.anchor}">#{esc(cell)}</a>) : esc(cell)
+          klass = { 4 => "num", 5 => "num", 6 => css }[i]
+          "<td#{%( class="#{klass}") if klass}>#{content}</td>"
+        end
+        "<tr>#{cells.join}</tr>"
       end
 
       def suites
-        @summaries.group_by(&:suite_name).map do |name, rows|
+        @findings.summaries.group_by(&:suite_name).map do |name, rows|
           suite_section(@results.suites.fetch(name), rows)
         end.join("\n")
       end
 
       def suite_section(suite, rows)
-        labels = rows.to_h { |r| [r, label(r)] }
-        chart = Chart.for(rows, labels: labels, x_param: suite.dig("chart", "x")).render
         size = @results.data.dig("sizes", suite["name"]) || {}
         <<~HTML
           <section id="suite-#{esc(suite['name'])}">
           <h2>#{esc(suite['name'])}: #{esc(suite['title'])}</h2>
           #{"<p>#{esc(suite['description'])}</p>" if suite['description']}
-          <p>Reproduces <code>#{esc(suite['seed'])}</code>. #{esc(unit_line(suite, size))}</p>
-          #{chart}
+          <p>#{seed_note(suite)} #{esc(MarkdownReport.unit_line(suite, size))}</p>
+          #{@findings.groups_of(suite['name']).map { |g| group_figure(g) }.join("\n")}
           #{table(rows)}
           #{seed_words(rows)}
           #{code(rows)}
@@ -115,7 +125,24 @@ module Loom
         HTML
       end
 
-      def unit_line(suite, size) = MarkdownReport.unit_line(suite, size)
+      def seed_note(suite)
+        seed = suite["seed"].to_s
+        seed.empty? ? "Not from a seed report: a job of loom's own." : "Reproduces <code>#{esc(seed)}</code>."
+      end
+
+      def group_figure(group)
+        labels = group.rows.to_h { |r| [r, chart_label(group, r)] }
+        chart = Chart.for(group, labels: labels, references: @findings.references(group.suite_name)).render
+        heading = group.whole_suite? ? "" : "<h3>#{esc(group.name)}</h3>"
+        note = group.note ? %(<p class="key">#{esc(group.note)}</p>) : ""
+        %(<figure id="#{group.anchor}">#{heading}#{note}#{chart}</figure>)
+      end
+
+      def chart_label(group, row)
+        name = group.short_name(row)
+        name += " (floor)" if group.floor?(row)
+        @variants ? "#{name} [#{row.variant}]" : name
+      end
 
       def seed_words(rows)
         width = rows.map { |r| label(r).size }.max + 1
@@ -124,10 +151,10 @@ module Loom
       end
 
       def table(rows)
-        head = ["row", "library", "median [min–max]", "stddev", "CPU", "set-up", "vs best peer", "failed"]
+        head = ["row", "library", "median [min–max]", "stddev", "CPU", "set-up", "vs peer", "failed"]
         body = rows.map do |row|
           cells = [label(row), row.library, Format.spread(row.stats, rate: row.rate?), Format.relative(row.stats),
-                   cpu(row), Format.seconds(row.setup_stats.median), ratio(row), failed(row)]
+                   cpu(row), Format.seconds(row.setup_stats.median), @findings.peer_note(row), row.failure_note(200)]
           "<tr>#{cells.each_with_index.map do |c, i|
             "<td#{' class="num"' if [2, 3, 4, 5].include?(i)}>#{esc(c)}</td>"
           end.join}</tr>"
@@ -143,10 +170,6 @@ module Loom
         children&.positive? ? "#{text} (children #{Format.seconds(children)})" : text
       end
 
-      def ratio(row) = row.peer_note(@summaries)
-
-      def failed(row) = row.failure_note(200)
-
       def code(rows)
         rows.uniq(&:name).reject { |row| row.code.strip.empty? }.map do |row|
           "<h4>#{esc(row.name)} <small>(#{esc(row.library)})</small></h4>" \
@@ -155,11 +178,10 @@ module Loom
       end
 
       def skipped
-        notes = @results.skipped.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" } +
-                @results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }
+        notes = MarkdownReport.skipped_notes(@results)
         return "" if notes.empty?
 
-        "<h2>Skipped</h2><ul>#{notes.map { |n| "<li>#{esc(n)}</li>" }.join}</ul>"
+        %(<h2 id="skipped">Skipped</h2><ul>#{notes.map { |n| "<li>#{esc(n)}</li>" }.join}</ul>)
       end
 
       def label(row) = row.label(with_variant: @variants)

@@ -55,18 +55,27 @@ module Loom
       end
 
       # The child's lookup, shared with {TrialServer}: the row a spec names,
-      # with the row's requires loaded.
+      # with the row's requires loaded, or with +load: false+ only found (a
+      # forking server loads no row's code: see TrialServer#measure_forked).
       #
       # @param spec [Hash] as built by {#initialize}; its suite file must be loaded already
+      # @param load [Boolean] require the row's requires (else only check they can be)
       # @return [Row]
       # @raise [Error] when the suite has no such row or a require fails
-      def self.row_of(spec)
+      def self.row_of(spec, load: true)
         suite = Bench.registry.fetch(spec.fetch("suite"))
         row = suite.row_named(spec.fetch("row")) or raise Error, "worker: no row #{spec['row'].inspect}"
-        note = row.load_requirements
-        raise Error, note if note
-
+        load_requirements(row, resolve_only: !load)
         row
+      end
+
+      # @param row [Row]
+      # @param resolve_only [Boolean] see Row#load_requirements
+      # @return [void]
+      # @raise [Error] when a require fails
+      def self.load_requirements(row, resolve_only: false)
+        note = row.load_requirements(resolve_only: resolve_only)
+        raise Error, note if note
       end
 
       private

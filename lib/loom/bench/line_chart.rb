@@ -19,23 +19,26 @@ module Loom
       SERIES_COLORS = %w[#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf
                          #393b79 #637939 #8c6d31 #843c39 #7b4173 #3182bd #e6550d #31a354].freeze
 
-      # @param rows [Array<RowSummary>] measured rows that all have x_param
+      # @param rows [Array<RowSummary>] rows whose measured ones all have x_param (failed ones are listed
+      #   under the chart)
       # @param labels [Hash{RowSummary => String}]
       # @param x_param [String]
       def initialize(rows, labels:, x_param:)
         super(rows, labels: labels)
         @x_param = x_param
-        @xs = rows.map { |r| r.params[x_param] }.uniq.sort_by { |v| [v.is_a?(Numeric) ? 0 : 1, v.to_s.to_f, v.to_s] }
-        @series = rows.group_by { |r| series_name(r) }
-        @height = [MIN_HEIGHT, TOP + (@series.size * LEGEND_LINE) + 50].max
-        @bottom = @height - 40
+        @xs = @measured.map { |r| r.params[x_param] }.uniq
+                       .sort_by { |v| [v.is_a?(Numeric) ? 0 : 1, v.to_s.to_f, v.to_s] }
+        @series = @measured.group_by { |r| series_name(r) }
+        @plot_height = [MIN_HEIGHT, TOP + (@series.size * LEGEND_LINE) + 50].max
+        @bottom = @plot_height - 40
       end
 
       private
 
       def draw
         lines = @series.each_with_index.map { |(name, rows), i| line(name, rows, i) }
-        svg(@height, axes + lines.join)
+        failed = @rows.size - @measured.size
+        svg(@plot_height + (failed * 18), axes + lines.join + failed_notes(@plot_height - 4))
       end
 
       def x_of(row) = x_at(row.params[@x_param])
@@ -44,6 +47,8 @@ module Loom
         share = @xs.size == 1 ? 0.5 : @xs.index(value) / (@xs.size - 1.0)
         (LEFT + ((RIGHT - LEFT) * share)).round(1)
       end
+
+      def top = @measured.map { |r| r.stats.max }.max.to_f
 
       def low = @low ||= @measured.map { |r| r.stats.min }.select(&:positive?).min || top
 
@@ -76,7 +81,7 @@ module Loom
         several_variants? ? "#{name} [#{row.variant}]" : name
       end
 
-      def several_variants? = @rows.map(&:variant).uniq.size > 1
+      def several_variants? = @measured.map(&:variant).uniq.size > 1
 
       def axes
         x_ticks = @xs.map { |v| text(x_at(v), @bottom + 16, v.to_s, anchor: "middle") }
@@ -113,7 +118,7 @@ module Loom
       def point(row, color)
         x = x_of(row)
         %(<path d="M#{x} #{y_at(row.stats.min)}V#{y_at(row.stats.max)}" stroke="#{color}"/>) +
-          %(<circle cx="#{x}" cy="#{y_at(row.stats.median)}" r="3" fill="#{color}">) +
+          %(<circle #{mark(row)} cx="#{x}" cy="#{y_at(row.stats.median)}" r="3" fill="#{color}">) +
           "<title>#{tooltip(row)}</title></circle>"
       end
     end

@@ -2,21 +2,27 @@
 
 module Loom
   module Bench
-    # report.md: the environment, the summary of loom against its best peers,
-    # then per suite a table (median [min–max], spread, CPU, ratio to the
-    # best peer) and the code of every row.
+    # report.md: the first screen ({FirstScreen}: answers and the backend
+    # table), the environment, every loom row's verdict, then per suite a
+    # table (median [min–max], spread, CPU, ratio to its peer) and the code
+    # of every row. Its class methods are shared with the HTML report.
     class MarkdownReport
+      SUMMARY_NOTE = "Each loom row against the fastest row doing the same job with the same resources (its " \
+                     "comparison group's peer), and beside the group's floor. Ratio = loom's speed over the " \
+                     "peer's (> 1: loom is faster), from medians of wall-clock time; CPU ratio = the same from " \
+                     "executions per CPU-second of the process (rate suites). \"within noise\": the min–max " \
+                     "ranges overlap."
+      SUMMARY_HEAD = ["suite", "group", "loom row", "peer", "ratio", "CPU ratio", "verdict", "vs floor"].freeze
+      # Gems whose files a peer row requires under another name.
+      FEATURE_GEMS = { "concurrent" => "concurrent-ruby" }.freeze
+
       # @param results [Results]
       def initialize(results)
         @results = results
-        @summaries = RowSummary.all(results)
+        @findings = Findings.new(results)
+        @summaries = @findings.summaries
         @variants = results.variants.size > 1
       end
-
-      SUMMARY_NOTE = "Ratio = loom's speed over the best peer's in the same suite and compare group " \
-                     "(> 1: loom is faster), from medians of wall-clock time; CPU ratio = the same from " \
-                     "executions per CPU-second of the process (rate suites). \"within noise\": the min–max " \
-                     "ranges overlap."
 
       # @param env [Hash] a run's environment
       # @return [String] "async 2.23.1, ..." with missing peers marked
@@ -36,21 +42,54 @@ module Loom
         end
       end
 
-      # @return [String] Markdown
-      def render
-        [header, environment, summary, *suites, skipped].compact.join("\n")
+      # @param verdict [Verdict]
+      # @param label [String] the loom row's label
+      # @return [Array<String>] the cells of {SUMMARY_HEAD}, unescaped
+      def self.verdict_cells(verdict, label)
+        peer = verdict.peer
+        floor = verdict.floor
+        [verdict.row.suite_name, verdict.group.name, label, peer ? "#{peer.name} (#{peer.library})" : "–",
+         peer ? format("%.2f", verdict.ratio) : "–", verdict.cpu_ratio ? format("%.2f", verdict.cpu_ratio) : "–",
+         peer ? verdict.to_s : "no peer", floor ? Format.ratio_than(verdict.floor_ratio, floor.name) : "–"]
       end
 
-      # @return [String] the summary section alone (empty when no loom row has a peer)
-      def summary_table = summary.to_s
+      # @param results [Results]
+      # @return [Array<String>] one note per skipped row or unloaded suite file, then how to install
+      #   missing peers
+      def self.skipped_notes(results)
+        notes = results.skipped.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" } +
+                results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }
+        gems = missing_gems(results)
+        return notes if gems.empty?
+
+        notes << "Peers not installed: #{gems.join(', ')}. In loom's checkout `bundle install` installs them " \
+                 "(Gemfile group :peers); beside an installed loom, `gem install #{gems.join(' ')}`."
+      end
+
+      # @param results [Results]
+      # @return [Array<String>] the gems whose absence skipped rows
+      def self.missing_gems(results)
+        files = results.skipped.filter_map { |s| s["reason"].to_s[%r{cannot load such file -- ([\w\-/]+)}, 1] }
+        files.map { |file| file.split("/").first }.map { |head| FEATURE_GEMS.fetch(head, head) }.uniq
+      end
+
+      # @return [String] Markdown
+      def render
+        [header, FirstScreen.new(@findings).render, environment, summary, *suites, skipped].compact.join("\n")
+      end
+
+      # @return [String] the first screen and the verdicts, for summary.md
+      def summary_page
+        ["# loom bench summary", "", FirstScreen.context(@results), "", FirstScreen.new(@findings).render,
+         summary].compact.join("\n")
+      end
 
       private
 
       def header
         env = @results.environment
-        "# loom bench report\n\n#{env['date']} · seed #{@results.data['seed']} " \
-          "(repeat with `loom bench --seed #{@results.data['seed']}`) · #{@results.records.size} trials " \
-          "in random order · GC #{env['gc']}\n#{stopped_note}"
+        "# loom bench report\n\n#{FirstScreen.context(@results)} · GC #{env['gc']} · " \
+          "repeat with `loom bench --seed #{@results.data['seed']}`\n#{stopped_note}"
       end
 
       def stopped_note
@@ -60,28 +99,23 @@ module Loom
 
       def environment
         env = @results.environment
-        gems = self.class.gems(env)
         <<~MD
           ## Environment
 
           - Ruby: #{env.dig('ruby', 'description')} · variants measured: #{@results.variants.join(', ')}
           - CPU: #{env['cpu_model']} · #{env['cores']} cores · #{env['os']}
           - Load average (1/5/15 min): before #{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}
-          - Gems: #{gems}
+          - Gems: #{self.class.gems(env)}
         MD
       end
 
       def summary
-        verdicts = Verdict.all(@summaries)
+        verdicts = @findings.verdicts
         return nil if verdicts.empty?
 
-        rows = verdicts.map do |v|
-          "| #{v.row.suite_name} | #{cell(label(v.row))} | #{cell(v.peer.name)} (#{v.peer.library}) | " \
-            "#{format('%.2f', v.ratio)} | #{v.cpu_ratio ? format('%.2f', v.cpu_ratio) : '–'} | #{v} |"
-        end
-        ["## Summary: loom vs the best peer", "", SUMMARY_NOTE, "",
-         "| suite | loom row | best peer | ratio | CPU ratio | verdict |", "|---|---|---|---:|---:|---|", *rows, ""]
-          .join("\n")
+        rows = verdicts.map { |v| "| #{self.class.verdict_cells(v, label(v.row)).map { |c| cell(c) }.join(' | ')} |" }
+        ["## Every loom row against its peer", "", SUMMARY_NOTE, "", "| #{SUMMARY_HEAD.join(' | ')} |",
+         "|---|---|---|---|---:|---:|---|---|", *rows, ""].join("\n")
       end
 
       def suites
@@ -92,14 +126,32 @@ module Loom
         size = @results.data.dig("sizes", suite["name"]) || {}
         lines = ["## #{suite['name']}: #{suite['title']}", ""]
         lines << "#{suite['description']}\n" if suite["description"]
-        lines << "Reproduces `#{suite['seed']}`. #{unit_line(suite, size)}" << ""
+        lines << "#{seed_note(suite)} #{self.class.unit_line(suite, size)}" << ""
+        lines.concat(groups_note(suite))
         lines.concat(table(rows)) << ""
         lines.concat(seed_words(rows))
         lines.concat(code_blocks(rows))
         lines.join("\n")
       end
 
-      def unit_line(suite, size) = self.class.unit_line(suite, size)
+      def seed_note(suite)
+        seed = suite["seed"].to_s
+        seed.empty? ? "Not from a seed report: a job of loom's own." : "Reproduces `#{seed}`."
+      end
+
+      # The declared groups, one line each (report.html draws a chart per group).
+      def groups_note(suite)
+        groups = @findings.groups_of(suite["name"]).reject(&:whole_suite?)
+        return [] if groups.empty?
+
+        ["Comparison groups:", "", *groups.map { |g| group_line(g) }, ""]
+      end
+
+      def group_line(group)
+        floors = group.rows.select { |r| group.floor?(r) }.map(&:name).uniq
+        floor = floors.empty? ? "" : "; floor: #{floors.join(', ')}"
+        "- #{group.name}: #{group.rows.map(&:name).uniq.size} rows#{floor}#{" — #{group.note}" if group.note}"
+      end
 
       def seed_words(rows)
         width = rows.map { |r| label(r).size }.max + 1
@@ -109,7 +161,7 @@ module Loom
 
       def table(rows)
         cpu_head = rows.first.rate? ? "per CPU-second" : "CPU s (children)"
-        ["| row | library | median [min–max] | stddev | #{cpu_head} | set-up | vs best peer | failed |",
+        ["| row | library | median [min–max] | stddev | #{cpu_head} | set-up | vs peer | failed |",
          "|---|---|---|---:|---:|---:|---|---:|", *rows.map { |row| table_row(row) }]
       end
 
@@ -118,7 +170,7 @@ module Loom
         cpu = rate ? Format.rate(row.cpu_stats.median) : cpu_seconds(row)
         "| #{cell(label(row))} | #{row.library} | #{Format.spread(row.stats, rate: rate)} | " \
           "#{Format.relative(row.stats)} | #{cpu} | #{Format.seconds(row.setup_stats.median)} | " \
-          "#{ratio(row)} | #{failed(row)} |"
+          "#{cell(@findings.peer_note(row))} | #{cell(row.failure_note(160))} |"
       end
 
       def cpu_seconds(row)
@@ -127,12 +179,6 @@ module Loom
         children&.positive? ? "#{text} (#{Format.seconds(children)})" : text
       end
 
-      # The escaping of the whole note equals escaping only the names in it:
-      # the ratio, counts and punctuation hold no "|" or newline.
-      def ratio(row) = cell(row.peer_note(@summaries))
-
-      def failed(row) = cell(row.failure_note(160))
-
       def code_blocks(rows)
         rows.uniq(&:name).reject { |row| row.code.strip.empty? }.flat_map do |row|
           ["**#{row.name}** (#{row.library})", "", "```ruby", row.code.rstrip, "```", ""]
@@ -140,9 +186,8 @@ module Loom
       end
 
       def skipped
-        notes = @results.skipped.map { |s| "- #{s['suite']}/#{s['row']}: #{s['reason']}" } +
-                @results.load_errors.map { |file, message| "- #{File.basename(file)} not loaded: #{message}" }
-        notes.empty? ? nil : ["## Skipped", "", *notes, ""].join("\n")
+        notes = self.class.skipped_notes(@results)
+        notes.empty? ? nil : ["## Skipped", "", *notes.map { |n| "- #{n}" }, ""].join("\n")
       end
 
       def label(row) = row.label(with_variant: @variants)

@@ -12,6 +12,8 @@ module Loom
     class Results
       SCHEMA = "loom-bench/1"
       FILE = "results.json"
+      # A suite's keys that say how to present its rows, not what was measured ({Presentation}).
+      PRESENTATION = %w[groups answers backends references].freeze
 
       attr_reader :data
 
@@ -74,6 +76,25 @@ module Loom
 
       # @return [Array<String>] the Ruby variants measured, in a stable order
       def variants = records.map { |r| r["variant"] }.uniq.sort
+
+      # The same results with the suites' presentation (groups, answers,
+      # backend columns, seed figures, and a seed name the run lacked) taken
+      # from the suite files as they are now, so a run made before a suite
+      # declared its groups renders with them. Suites not in registry keep
+      # what the run recorded.
+      #
+      # @param registry [Hash{String => Suite}] the loaded suites
+      # @return [Results]
+      def with_presentation(registry)
+        described = suites.to_h do |name, suite|
+          current = registry[name]
+          next [name, suite] unless current
+
+          seed = suite["seed"].to_s.empty? ? { "seed" => current.seed } : {}
+          [name, suite.merge(current.presentation, seed)]
+        end
+        self.class.new(data.merge("suites" => described))
+      end
 
       # @return [String] pretty JSON
       def to_json(*_args) = JSON.pretty_generate(data)

@@ -116,11 +116,23 @@ module Loom
       def load_requirements(resolve_only: false)
         requires.each do |file|
           next require(file) unless resolve_only
-          raise LoadError, "cannot load such file -- #{file}" unless $LOAD_PATH.resolve_feature_path(file)
+          raise LoadError, "cannot load such file -- #{file}" unless findable?(file)
         end
         nil
       rescue LoadError => e
         "skipped: #{e.message} (requires: #{requires.join(', ')})"
+      end
+
+      # @param file [String] a feature, as given to require
+      # @return [Boolean] whether require could load it: on the load path, or in
+      #   an installed gem RubyGems would activate (loom run from an installed
+      #   gem, without Bundler)
+      def findable?(file)
+        return true if $LOAD_PATH.resolve_feature_path(file)
+
+        !Gem::Specification.find_by_path(file).nil?
+      rescue LoadError
+        false
       end
 
       # @return [Hash] the row as plain data (for the JSON results)

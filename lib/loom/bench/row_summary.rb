@@ -3,9 +3,8 @@
 module Loom
   module Bench
     # The trials of one row under one Ruby variant, summarised: statistics of
-    # the measured value, CPU time and set-up, failures, and the ratio to the
-    # best peer doing the same job (same `compare:` group, same suite and
-    # variant, library other than loom).
+    # the measured value, CPU time and set-up, and failures. Which rows it is
+    # compared with is the business of its {Group}.
     class RowSummary
       attr_reader :suite, :row, :variant, :records
 
@@ -95,42 +94,6 @@ module Loom
 
       # @return [Boolean] whether the row is one of loom's
       def loom? = library == "loom"
-
-      # The fastest row of another library than loom in the same compare group.
-      #
-      # @param summaries [Array<RowSummary>] all rows of the run
-      # @return [RowSummary, nil]
-      def best_peer(summaries)
-        return nil unless compare
-
-        summaries.select { |s| peer_of?(s) }.max_by(&:speed)
-      end
-
-      # @param other [RowSummary]
-      # @return [Boolean] whether other is a measured peer row of this row's group
-      def peer_of?(other)
-        other.suite_name == suite_name && other.variant == variant && other.compare == compare &&
-          !other.loom? && other.measured?
-      end
-
-      # @param summaries [Array<RowSummary>]
-      # @return [Float, nil] this row's speed over the best peer's (> 1: faster)
-      def ratio(summaries)
-        peer = best_peer(summaries)
-        peer && measured? ? speed / peer.speed : nil
-      end
-
-      # The ratio column of the Markdown and HTML reports, before their escaping.
-      #
-      # @param summaries [Array<RowSummary>] all rows of the run
-      # @return [String] "–" (no peer, or nothing measured), "best peer", or "1.20× faster than async"
-      def peer_note(summaries)
-        peer = best_peer(summaries)
-        return "–" unless peer && measured?
-        return "best peer" if peer.equal?(self)
-
-        "#{Format.ratio(ratio(summaries))} than #{peer.name}"
-      end
 
       # The failures column of the Markdown and HTML reports, before their escaping.
       #

@@ -7,7 +7,19 @@ module Loom
     # promise seed's analyser took the middle of an unsorted list).
     class Stats
       FIELDS = %i[n median min max mean stddev].freeze
-      attr_reader(*FIELDS)
+      # @!attribute [r] n
+      #   @return [Integer] how many values
+      # @!attribute [r] median
+      #   @return [Float, nil]
+      # @!attribute [r] min
+      #   @return [Numeric, nil]
+      # @!attribute [r] max
+      #   @return [Numeric, nil]
+      # @!attribute [r] mean
+      #   @return [Float, nil]
+      # @!attribute [r] stddev
+      #   @return [Float, nil] the sample standard deviation
+      FIELDS.each { |field| attr_reader field }
 
       # @param fields [Hash] n, median, min, max, mean, stddev (n defaults to 0, the rest to nil)
       def initialize(**fields)
@@ -58,8 +70,8 @@ module Loom
       # Mann-Whitney U test, two-sided, normal approximation with tie
       # correction: the p-value that two samples come from one distribution.
       #
-      # @param xs [Array<Numeric>]
-      # @param ys [Array<Numeric>]
+      # @param first [Array<Numeric>]
+      # @param second [Array<Numeric>]
       # @return [Float, nil] p in [0, 1], nil when a sample is empty
       def self.mann_whitney_p(first, second)
         return nil if first.empty? || second.empty?

@@ -6,6 +6,8 @@ module Loom
     # "Bench suites"). Setters double as getters: `s.title "x"` sets,
     # `s.title` reads.
     class Suite
+      include Presentation
+
       KINDS = %i[rate duration].freeze
       # Trials per row when the suite does not say.
       DEFAULT_TRIALS = 5
@@ -116,7 +118,7 @@ module Loom
       def to_h
         { "name" => name, "title" => title, "seed" => seed, "kind" => kind.to_s, "unit" => unit,
           "description" => description, "chart" => chart && { "x" => chart[:x].to_s },
-          "rows" => rows.map(&:to_h) }
+          "rows" => rows.map(&:to_h) }.merge(presentation)
       end
 
       private

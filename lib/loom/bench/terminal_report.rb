@@ -7,12 +7,13 @@ module Loom
     #   conproc.call: 734000 executions in 1.0000 seconds  734.0k/s [701.0k–750.0k] ±2.1% ...
     #   Thread::Queue, fresh: 12.3456 seconds [12.1000 s–13.0000 s] ±2.1% ...
     #
-    # then the summary of loom against its best peers.
+    # then the answers of the report's first screen.
     class TerminalReport
       # @param results [Results]
       def initialize(results)
         @results = results
-        @summaries = RowSummary.all(results)
+        @findings = Findings.new(results)
+        @summaries = @findings.summaries
         @variants = results.variants.size > 1
       end
 
@@ -66,11 +67,8 @@ module Loom
       end
 
       def ratio(row)
-        peer = row.best_peer(@summaries)
-        return "" unless peer
-        return "best peer" if peer.equal?(row)
-
-        "#{Format.ratio(row.ratio(@summaries))} than #{peer.name}"
+        note = @findings.peer_note(row)
+        note == "–" ? "" : note
       end
 
       def failed_note(row)
@@ -78,20 +76,15 @@ module Loom
       end
 
       def skipped_section
-        notes = @results.skipped.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" } +
-                @results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }
+        notes = MarkdownReport.skipped_notes(@results)
         notes.empty? ? nil : ["== skipped ==", *notes, ""].join("\n")
       end
 
       def summary_section
-        verdicts = Verdict.all(@summaries)
-        return nil if verdicts.empty?
+        answers = @findings.answers
+        return nil if answers.empty?
 
-        lines = verdicts.map do |v|
-          cpu = v.cpu_ratio ? format(" (per CPU-second: %.2f×)", v.cpu_ratio) : ""
-          "#{v.row.suite_name}/#{label(v.row)} vs #{v.peer.name} (#{v.peer.library}): #{v}#{cpu}"
-        end
-        ["== loom vs best peer ==", *lines, ""].join("\n")
+        ["== answers (#{@findings.primary_variant}) ==", *answers.map { |a| "#{a.question}: #{a.text}" }, ""].join("\n")
       end
     end
   end

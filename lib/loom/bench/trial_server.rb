@@ -44,9 +44,12 @@ module Loom
       # one, which loads loom and the suite and measures nothing itself:
       # every such trial starts from the same small heap (a shared child's
       # heap depends on the rows it ran before), for the cost of a fork
-      # instead of a `ruby` start (~0.4 s of CPU here).
+      # instead of a `ruby` start (~0.4 s of CPU here). Nor does it load any
+      # row's requires: the fork does. A peer loaded here would be in every
+      # later fork, loom's included (Concurrently aliases Thread#[], where
+      # loom keeps per-fiber state: loom's trials then failed with FiberError).
       def measure_forked(spec)
-        row = find_row(spec) # loaded here once, before the fork
+        row = find_row(spec, load: false) # the suite loaded here once, before the fork
         reader, writer = IO.pipe
         @forked = fork { run_forked(row, spec, reader, writer) }
         writer.close
@@ -64,7 +67,13 @@ module Loom
         reader.close
         # No Timeout thread in the fork: the `loom bench` process kills this
         # server, and its TERM trap the fork, when the trial outlives its limit.
-        writer.write(JSON.generate(IsolatedTrial.measure(row, spec, limit: false)))
+        record = begin
+          IsolatedTrial.load_requirements(row)
+          IsolatedTrial.measure(row, spec, limit: false)
+        rescue StandardError, LoadError, Error => e
+          failed(spec, "#{e.class}: #{e.message}")
+        end
+        writer.write(JSON.generate(record))
         writer.close
       ensure
         exit!(0) # no at_exit handlers of the server's in the fork
@@ -101,9 +110,9 @@ module Loom
         row.kind == :duration ? 0.0 : spec["seconds"] * Plan::REWARM_SHARE
       end
 
-      def find_row(spec)
+      def find_row(spec, load: true)
         load_suite(spec.fetch("suite_file"))
-        IsolatedTrial.row_of(spec)
+        IsolatedTrial.row_of(spec, load: load)
       end
 
       def load_suite(file)

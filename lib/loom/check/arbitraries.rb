@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "choices"
 require_relative "arbitrary"
-require_relative "integer_shrink"
 Dir[File.join(__dir__, "arbitraries", "*.rb")].each { |f| require f }
 
 module Loom
@@ -118,6 +118,37 @@ module Loom
       def frequency(*pairs)
         choices = pairs.map { |_, c| c.is_a?(Arbitrary) ? c : Constant.new(c) }
         OneOf.new(choices, pairs.map(&:first))
+      end
+
+      # An arbitrary built by the block on first use, so that it may refer to
+      # itself. The recursion is bounded by the run's size: past it, draws end
+      # in their first branch (put the base case first).
+      #
+      # @example Expressions
+      #   expr = Loom::Check.lazy do
+      #     Loom::Check.one_of(Loom::Check.integer, Loom::Check.tuple(Loom::Check.constant(:+), expr, expr))
+      #   end
+      # @yieldreturn [Arbitrary]
+      # @return [Arbitrary]
+      # @raise [ArgumentError] without a block
+      def lazy(&block) = Lazy.new(block)
+
+      # Trees: a base arbitrary (the leaves) or what the block builds from the
+      # tree arbitrary itself, bounded by the run's size like {#lazy}.
+      #
+      # @example Nested arrays of integers
+      #   Loom::Check.recursive(Loom::Check.integer) { |tree| Loom::Check.array(tree, max: 3) }
+      # @param base [Arbitrary] the leaves (also what a node becomes past the bound)
+      # @yieldparam tree [Arbitrary] the tree arbitrary, to nest
+      # @yieldreturn [Arbitrary] a node
+      # @return [Arbitrary]
+      # @raise [ArgumentError] without a block
+      def recursive(base, &extend)
+        raise ArgumentError, "recursive needs a block building a node from the tree arbitrary" unless extend
+
+        base = arbitrary!(base)
+        tree = nil
+        tree = Lazy.new(-> { OneOf.new([base, extend.call(tree)]) }, extend.source_location)
       end
 
       # @param value [Object] @return [Arbitrary] always value

@@ -2,35 +2,33 @@
 
 module Loom
   module Check
-    # A generator of random values that knows how to shrink them.
+    # A generator of random values, shrunk through the choices it made.
     #
-    # Every arbitrary works on a *raw* form: `generate` returns a raw value,
-    # `realize` turns it into the value the property sees, and `shrink` lists
-    # simpler raws, best first. For plain arbitraries (integers, booleans, ...)
-    # raw and value are the same; `map`, `bind` and strings keep their source
-    # in the raw form so that shrinking works on the source. Raws stay in the
-    # driver; only realized values travel to workers.
+    # Every arbitrary works on a *raw* form: `generate` draws the choices it
+    # needs from a {Choices} and returns a raw value, `realize` turns it into
+    # the value the property sees. For plain arbitraries (integers, booleans,
+    # ...) raw and value are the same; `map`, `bind` and strings keep their
+    # source in the raw form. Raws stay in the driver; only realized values
+    # travel to workers.
+    #
+    # There is no per-arbitrary shrinking: the shrinker ({Shrinker}) shrinks
+    # the recorded choices and replays `generate` over them, so a custom
+    # arbitrary only has to draw from the Choices it is given (which answers
+    # `rand` like a Random) to shrink as well as the built-in ones.
     class Arbitrary
-      # @param rng [Random] the check's random source
+      # @param choices [Choices] where to draw choices from (records them; answers `rand` like Random)
       # @param size [Integer] how big collections may grow (grows over the runs)
       # @return [Object] a raw value
-      def generate(rng, size)
-        raise NotImplementedError, "#{self.class} must implement #generate(rng, size)"
+      def generate(choices, size)
+        raise NotImplementedError, "#{self.class} must implement #generate(choices, size)"
       end
 
-      # @param raw [Object] a raw value from #generate or #shrink
+      # @param raw [Object] a raw value from #generate
       # @return [Object] the value a property receives
       def realize(raw) = raw
 
-      # @param _raw [Object] a raw value that made the property fail
-      # @return [Enumerable<Object>] simpler raws, most preferred first
-      def shrink(_raw) = EMPTY
-
       # @return [Boolean] true when #realize is the identity (lets hot loops skip it)
       def plain? = true
-
-      # @return [Boolean] true when values are Integers that may be summed (array merging)
-      def summable? = false
 
       # A new arbitrary whose values are `fn` applied to this one's; shrinks
       # through the source.
@@ -75,20 +73,10 @@ module Loom
       # @return [Array]
       def sample(count = 10, seed: Random.new_seed, size: Sizing::MAX_SIZE)
         rng = Random.new(seed)
-        Array.new(count) { realize(generate(rng, size)) }
+        Array.new(count) { realize(generate(Choices.fresh(rng), size)) }
       end
 
       EMPTY = [].freeze
-
-      private
-
-      # A copy of the Array +raw+ with +value+ at +index+: one shrink step of
-      # a collection's element (arrays, tuples, command sequences).
-      def replace_at(raw, index, value)
-        copy = raw.dup
-        copy[index] = value
-        copy
-      end
     end
   end
 end

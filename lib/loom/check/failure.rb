@@ -12,9 +12,17 @@ module Loom
       # @param result [Result] a failed result
       def initialize(result)
         @result = result
-        super(result.report)
+        super()
         set_backtrace(result.error.backtrace) if result.error&.backtrace
       end
+
+      # The report, built when first asked for (a caller that rescues the
+      # failure and reads the result does not pay for it).
+      # @return [String]
+      def message = @message ||= @result.report
+
+      # @return [String] the report
+      def to_s = message
 
       # @return [Exception] the error the counterexample raised
       def cause_error = @result.error

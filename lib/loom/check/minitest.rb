@@ -19,18 +19,21 @@ module Loom
     #     end
     #   end
     module Minitest
+      # The replay line of a failure names this helper.
+      REPLAY = "assert_property(..., seed:)"
+
       # Checks a property (given, or built from arbitraries and the block) and
       # fails the test with the counterexample, seed and replay line.
       #
       # @param property_or_arbitraries [Array<Property, Arbitrary>] a Property, or the arbitraries of one
       # @param keywords [Hash] options of {Loom::Check.check}; Arbitrary values are keyword arbitraries
       # @return [Result] the passed result
-      # @raise [::Minitest::Assertion] when the property fails
+      # @raise [::Minitest::Assertion] when the property fails, with a backtrace that starts at the caller's line
       def assert_property(*property_or_arbitraries, **keywords, &block)
         property, options = Loom::Check.split_property_arguments(property_or_arbitraries, keywords, block)
         self.assertions += 1
         result = Loom::Check.check(property, **options)
-        raise ::Minitest::Assertion, result.report if result.failed?
+        raise ::Minitest::Assertion, result.report(replay: REPLAY), Backtrace.user(caller) if result.failed?
 
         result
       end

@@ -40,9 +40,6 @@ module Loom
       # @return [Object] the counterexample as shown to users
       def display(args) = args
 
-      # @param raw [Object] @return [Enumerable] shrink candidates of raw
-      def shrink(raw) = @arbitrary.shrink(raw)
-
       # Runs the block once on args, in this thread (no worker).
       #
       # @param args [Object] from #args

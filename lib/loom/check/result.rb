@@ -49,8 +49,15 @@ module Loom
       # @return [Boolean] true when a run failed
       def failed? = !passed?
 
-      # @return [String] a report of the failure (or a one-line summary when passed)
-      def report
+      # How to pass a seed back, by the helper that ran the check.
+      REPLAY = "Loom::Check.assert / Loom::Check.check"
+
+      # @param replay [String] the call a seed should be passed to (the test
+      #   helpers name themselves: `assert_property`, `check_property` / `hold`)
+      # @return [String] a report of the failure (or a one-line summary when
+      #   passed); the error's backtrace shows the property's frames, not
+      #   loom's or the test framework's
+      def report(replay: REPLAY)
         return "Property held for #{@runs} runs (seed #{@seed}, worker #{@worker.inspect})" if passed?
 
         <<~TEXT
@@ -58,11 +65,13 @@ module Loom
           Counterexample: #{@counterexample.inspect}
           First failure:  #{@original.inspect}
           Error: #{@error.class}: #{@error.message}
-          #{(@error.backtrace || []).first(5).map { |l| "  #{l}" }.join("\n")}
-          Replay: pass seed: #{@seed} to Loom::Check.assert / assert_property, or set LOOM_CHECK_SEED=#{@seed}
+          #{Backtrace.user(@error.backtrace, 5).map { |l| "  #{l}" }.join("\n")}
+          Replay: pass seed: #{@seed} to #{replay}, or set LOOM_CHECK_SEED=#{@seed}
         TEXT
       end
-      alias to_s report
+
+      # @return [String] the report
+      def to_s = report
 
       # @return [String]
       def inspect

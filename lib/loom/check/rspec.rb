@@ -16,6 +16,9 @@ module Loom
     #     it { check_property(Loom::Check.integer) { |x| expect(x + 0).to eq(x) } }
     #   end
     module RSpec
+      # The replay line of a failure names these helpers.
+      REPLAY = "check_property(..., seed:) / hold(seed:)"
+
       # Matches a property that holds; its failure message is the check's report.
       class Hold
         # @return [Result, nil] the outcome of the last match
@@ -34,10 +37,10 @@ module Loom
         end
 
         # @return [String] the failure report (counterexample, seed, replay line)
-        def failure_message = @result.report
+        def failure_message = @result.report(replay: REPLAY)
 
         # @return [String]
-        def failure_message_when_negated = "expected a counterexample, but #{@result.report}"
+        def failure_message_when_negated = "expected a counterexample, but #{@result.report(replay: REPLAY)}"
 
         # @return [String]
         def description = "hold for all generated values"
@@ -53,11 +56,14 @@ module Loom
       # @param property_or_arbitraries [Array<Property, Arbitrary>]
       # @param keywords [Hash] options; Arbitrary values are keyword arbitraries
       # @return [Result]
-      # @raise [::RSpec::Expectations::ExpectationNotMetError] when the property fails
+      # @raise [::RSpec::Expectations::ExpectationNotMetError] when the property fails, with a
+      #   backtrace that starts at the caller's line (RSpec shows it as the failing line)
       def check_property(*property_or_arbitraries, **keywords, &block)
         property, options = Loom::Check.split_property_arguments(property_or_arbitraries, keywords, block)
         result = Loom::Check.check(property, **options)
-        raise ::RSpec::Expectations::ExpectationNotMetError, result.report if result.failed?
+        if result.failed?
+          raise ::RSpec::Expectations::ExpectationNotMetError, result.report(replay: REPLAY), Backtrace.user(caller)
+        end
 
         result
       end

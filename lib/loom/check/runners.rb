@@ -6,6 +6,7 @@ require_relative "runners/inline"
 require_relative "runners/pool"
 require_relative "runners/ractor_workers"
 require_relative "runners/fork_per_batch"
+require_relative "runners/redis"
 
 module Loom
   module Check
@@ -20,6 +21,7 @@ module Loom
         case options.worker
         when :inline then Inline.new(property)
         when :fork_per_batch then ForkPerBatch.new(property, size: options.size)
+        when :redis then Redis.new(property, url: options.url, size: options.size)
         when :ractor
           RactorWorkers.claim(property, options) || Pool.new(property, worker: :ractor, size: options.size)
         else Pool.new(property, worker: options.worker, size: options.size)

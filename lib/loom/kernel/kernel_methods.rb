@@ -7,7 +7,7 @@ module Loom
   module KernelMethods
     private
 
-    # @param args [Array] passed to the block
+    # Arguments are passed to the block.
     # @return [Loom::Proc::Evaluation] the block's evaluation (call_detached)
     # @example
     #   require "loom/kernel"

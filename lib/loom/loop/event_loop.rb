@@ -282,7 +282,7 @@ module Loom
                            "or resume it before waiting."
     end
 
-    # @mail says "maybe a message" without a call (bench wait_methods
+    # The @mail flag says "maybe a message" without a call (bench wait_methods
     # "wait 0": EventLoop#nothing_due?); it is cleared before the drain, so
     # a message delivered meanwhile is drained now or flagged again.
     def drain_inbox

@@ -69,7 +69,8 @@ module Loom
         end
 
         # Sets the back end of loops created from now on (tests run both).
-        # @param klass [Class, nil] a subclass of IOWatch; nil: choose again
+        # @!attribute [w] backend
+        #   @param value [Class, nil] a subclass of IOWatch; nil: choose again
         attr_writer :backend
 
         # @param name [String, nil] "select", "nio4r", or nil/"" for the best available

@@ -2,7 +2,7 @@
 
 module Loom
   class Promise
-    # The rejection of {Promise.any} when every one of its promises was
+    # The rejection of `Promise.any` when every one of its promises was
     # rejected. {#errors} holds their errors in the order of the promises.
     class AllRejectedError < Loom::Error
       # @return [Array<Exception>] the errors of the rejected promises, in input order

@@ -4,8 +4,8 @@ module Loom
   module Promises
     # A block registered on a promise like a waiter: the promise "wakes" it by
     # calling {#resume!}, which runs the block with the resolved promise, in
-    # the thread or fiber that resolved it. Behind {Promise#on_resolve},
-    # {Promise#then}, {Promise#rescue}, {Promise.any} and {Promise.all}.
+    # the thread or fiber that resolved it. Behind `Promise#on_resolve`,
+    # `Promise#then`, `Promise#rescue`, `Promise.any` and `Promise.all`.
     class Callback
       # @param promise [Loom::Promise] the promise the block is called with
       # @param block [#call] called with the promise once it is resolved

@@ -2,7 +2,7 @@
 
 module Loom
   module Promises
-    # {Loom::Promise.all} and {Loom::Promise.any}: promises made of promises,
+    # `Loom::Promise.all` and `Loom::Promise.any`: promises made of promises,
     # resolved by callbacks on their sources (no thread or fiber waits).
     module Combinators
       # @param promises [Array<Loom::Promise>]

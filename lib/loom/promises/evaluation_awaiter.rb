@@ -6,7 +6,7 @@ module Loom
     # registered as one of the evaluation's awaiters (on the evaluation's own
     # thread), it is woken with the result when the evaluation concludes. An
     # exception result rejects the promise, as it would raise in await_result.
-    # Behind {Loom::Promise.from} and {EvaluationPromise#to_promise}.
+    # Behind `Loom::Promise.from` and {EvaluationPromise#to_promise}.
     class EvaluationAwaiter
       # @param promise [Loom::Promise] the promise to resolve
       def initialize(promise)

@@ -5,7 +5,7 @@ require_relative "spin_tuner"
 module Loom
   module Promises
     # A bounded spin on the GVL before a thread parks on a pending promise:
-    # it passes the GVL ({Thread.pass}) up to a number of times, re-checking
+    # it passes the GVL (`Thread.pass`) up to a number of times, re-checking
     # the promise after each. By default (`passes == :auto`) {SpinTuner}
     # decides from measured waits whether to spin ({AUTO_PASSES} passes) or to
     # park at once; an Integer fixes the passes (0: never spin).

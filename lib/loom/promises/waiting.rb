@@ -126,12 +126,11 @@ module Loom
 
       def await_parked(parker, deadline)
         return true unless register(parker)
+        # Ruby >= 3.2 (Parker::TIMED): a timed wait's answer is whether it
+        # ended resolved, not that it ended.
+        return until_resolved_or(deadline) { |remaining| parker.park(remaining) } if deadline
 
-        if deadline
-          until_resolved_or(deadline) { |remaining| parker.park(remaining) }
-        else
-          parker.park while pending?
-        end
+        parker.park while pending?
         true
       ensure
         unregister(parker) if pending?

@@ -11,6 +11,14 @@ module Loom
     #
     # It never waits, so it is never resumed while it runs.
     class BlockingFiber
+      # Whether IO::Buffer#read and #write take a buffer offset, as from Ruby
+      # 3.2 on: +(io, length, offset)+, where +length+ is the least to move and
+      # 0 asks for exactly one system call. Ruby 3.1's take +(io, length)+,
+      # +length+ being the most to move. A feature test, not a version check.
+      # (On 3.3 a read asked for more than one call's worth drops what it
+      # read when the next call would block, so length is always 0 there.)
+      OFFSETS = IO::Buffer.instance_method(:read).arity != 2
+
       def initialize
         # The call's arguments travel in instance variables: resume and
         # yield with several values would allocate an Array per call.
@@ -24,18 +32,22 @@ module Loom
       end
 
       # One read(2) into +buffer+ (+operation+ :read) or write(2) from it
-      # (:write); one method for both, as they differ only in that.
-      # @param operation [:read, :write]
+      # (:write), or one pread(2) at file position +from+ (:pread); one
+      # method for all, as they differ only in that.
+      # @param operation [:read, :write, :pread]
       # @param buffer [IO::Buffer]
       # @param io [IO]
-      # @param length [Integer] at most this many bytes (<= buffer.size)
+      # @param offset [Integer] where in +buffer+ the bytes go or come from;
+      #   up to the rest of the buffer moves
+      # @param from [Integer, nil] the file position (:pread)
       # @return [Integer, Exception] bytes moved (0 on a read: end of file),
       #   -errno, or the error raised (a closed stream)
-      def transfer(operation, buffer, io, length)
+      def transfer(operation, buffer, io, offset, from = nil)
         @operation = operation
         @target = buffer
         @io = io
-        @length = length
+        @offset = offset
+        @from = from
         @fiber.resume
       end
 
@@ -52,12 +64,37 @@ module Loom
 
       def perform
         case @operation
-        when :read then @target.read(@io, @length)
-        when :write then @target.write(@io, @length)
+        when :read then OFFSETS ? @target.read(@io, 0, @offset) : read_at(@target, @offset)
+        when :write then OFFSETS ? @target.write(@io, 0, @offset) : write_at(@target, @offset)
+        when :pread then @target.pread(@io, @from, 0, @offset)
         else @target.call
         end
       rescue StandardError => e
         e
+      end
+
+      # Ruby 3.1's IO::Buffer#read has no offset, and a slice must not stand
+      # in for one: on 3.1 a slice of a buffer over a String (IO::Buffer.for)
+      # unlocks the String again when it is collected, which raises inside
+      # the GC and aborts the VM ("[BUG] object allocation during garbage
+      # collection phase"). Past offset 0 the bytes go through a scratch
+      # buffer; Ruby's own reads and writes always start at 0.
+      def read_at(buffer, offset)
+        return buffer.read(@io, buffer.size) if offset.zero?
+
+        scratch = IO::Buffer.new(buffer.size - offset)
+        count = scratch.read(@io, scratch.size)
+        buffer.copy(scratch, offset, count, 0) if count.positive?
+        count
+      end
+
+      # See {#read_at}.
+      def write_at(buffer, offset)
+        return buffer.write(@io, buffer.size) if offset.zero?
+
+        scratch = IO::Buffer.new(buffer.size - offset)
+        scratch.copy(buffer, 0, scratch.size, offset)
+        scratch.write(@io, scratch.size)
       end
     end
   end

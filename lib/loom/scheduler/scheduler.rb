@@ -3,10 +3,12 @@
 require "English"
 
 module Loom
-  # loom's Fiber::Scheduler for Ruby 3.1: inside loom's loop, a non-blocking
-  # fiber's plain Ruby (sleep, IO#read/#write, Queue#pop, Mutex#lock,
-  # ConditionVariable#wait, Thread#join, Process.wait, Timeout.timeout,
-  # Addrinfo.getaddrinfo) suspends only that fiber. Every fiber it runs is a
+  # loom's Fiber::Scheduler for Ruby 3.1 and 3.3: inside loom's loop, a
+  # non-blocking fiber's plain Ruby (sleep, IO#read/#write, Queue#pop,
+  # Mutex#lock, ConditionVariable#wait, Thread#join, Process.wait,
+  # Timeout.timeout, Addrinfo.getaddrinfo, and on 3.3 IO#pread and
+  # IO.select) suspends only that fiber. Each hook takes the arguments the
+  # running Ruby passes (docs/scheduler.md has the table). Every fiber it runs is a
   # loom evaluation on the thread's {EventLoop}, so concurrent procs and
   # scheduled fibers mix freely, and each hook is a thin adapter over the
   # core's waits ({Loom.await_resume!}, {Loom.await_readable}, timers).
@@ -21,6 +23,8 @@ module Loom
   #   # runs the loop until both fibers are done: prints "a", then "b"
   class Scheduler
     include RawIO
+    include PositionalIO if BlockingFiber::OFFSETS
+    include IOSelect
 
     # @return [Thread] the thread the scheduler (and its loop) belong to
     attr_reader :thread

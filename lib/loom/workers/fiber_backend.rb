@@ -21,13 +21,15 @@ module Loom
     # `Loom.await_resume!`, allocating nothing (the `messages` suite's
     # lockstep rows; docs/workers.md, "messages").
     class FiberBackend < Backend
+      include FiberLoopLoss
+
       # Seconds shutdown(kill: true) waits for the fibers' thread to end.
       KILL_WAIT = 1.0
 
-      # One pool fiber: its evaluation, and the caller and message of a
-      # direct ask while it handles one (both set by the caller on the
-      # loop's thread, so no lock).
-      Worker = Struct.new(:evaluation, :caller)
+      # One pool fiber: its evaluation, the caller and the pool's block of a
+      # direct ask while it handles one (set by the caller on the loop's
+      # thread, so no lock), and the chunk it is running.
+      Worker = Struct.new(:evaluation, :caller, :handler, :running)
 
       # The answer to a direct ask when the block raised (the only
       # allocation of that path, on the error path only).
@@ -39,18 +41,19 @@ module Loom
       # nothing is queued, it is a direct hand-over; otherwise it falls back
       # on a submitted item and its promise.
       # @param message [Object]
+      # @param handler [#call] the pool's block
       # @param timeout [Numeric, nil] seconds (with one, the promise's wait)
       # @return [Object] the block's answer
       # @raise [Exception] the block's error, with #item, #index and #results
       # @raise [Error] when the pool is shut down
-      def ask(message, timeout = nil)
+      def ask(message, handler, timeout = nil)
         # Hot path of bench messages "loom fiber pool, lockstep": one check
         # per condition, no allocation.
         if timeout.nil? && !@shutdown && Thread.current.equal?(@loop_thread) && @queue.empty? && (worker = @idle.pop)
-          return hand_over(worker, message)
+          return hand_over(worker, message, handler)
         end
 
-        ask_by_promise(message, timeout)
+        ask_by_promise(message, handler, timeout)
       end
 
       private
@@ -67,15 +70,20 @@ module Loom
 
       # The pool's thread: its fibers serve the queue until it is closed.
       # A failure to start is handed to the caller of #start, never lost.
+      # A thread that ends before (an item called Thread.exit) is replaced.
       def run_loop(started)
         Thread.current.name = "loom-fibers"
         Loom.run do
           start_here
           started << true
         end
+        served = true
       rescue Exception => e # rubocop:disable Lint/RescueException -- the pool's creator must hear of it
         started << e
         raise
+      ensure
+        release_loop
+        loop_lost unless served
       end
 
       # Inside Loom.run: the fibers join the caller's loop.
@@ -83,7 +91,8 @@ module Loom
         @loop_thread = Thread.current
         @loop = Fiber.scheduler.loop
         @idle = []
-        @size.times { Fiber.schedule { work(Worker.new(Loom::Evaluation.current)) } }
+        @workers = []
+        @size.times { Fiber.schedule { work(Worker.new(Loom::Evaluation.current).tap { |w| @workers << w }) } }
       end
 
       # A pool fiber: chunks from the queue while there are any, else idle
@@ -98,8 +107,7 @@ module Loom
           # thread): a pop after a non-empty test never waits; at worst it
           # finds the closed queue emptied and answers nil.
           unless queue.empty?
-            chunk = queue.pop
-            run_chunk(chunk) if chunk
+            run_next(queue, worker)
             next
           end
           break if queue.closed?
@@ -110,10 +118,23 @@ module Loom
         end
       ensure
         idle&.delete(worker)
+        fiber_ended
+      end
+
+      # One chunk, in a frame of its own: an idle fiber must not hold the
+      # last chunk (its job holds the pool's block, and the block often the
+      # pool: see Backend#initialize).
+      def run_next(queue, worker)
+        chunk = queue.pop or return
+        worker.running = chunk
+        run_chunk(chunk)
+      ensure
+        worker.running = nil
       end
 
       # A direct ask, on the caller's side (the loop's thread).
-      def hand_over(worker, message)
+      def hand_over(worker, message, handler)
+        worker.handler = handler
         me = worker.caller = Loom::Evaluation.current
         worker.evaluation.resume!(message)
         answer = wait_for(worker, me)
@@ -142,8 +163,10 @@ module Loom
       # A direct ask, on the pool fiber's side: runs the block and wakes the
       # caller with its answer, unless the caller withdrew meanwhile.
       def answer(worker, caller, message)
+        handler = worker.handler
+        worker.handler = nil # an idle fiber must not hold the block (see Backend#initialize)
         result = begin
-          call_handler(message, 0)
+          call_handler(handler, message, 0)
         rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the caller's
           Failure.new(e)
         end

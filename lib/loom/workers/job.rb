@@ -12,12 +12,18 @@ module Loom
       attr_reader :items
       # @return [Array] results in input order (nil where none completed)
       attr_reader :results
+      # @return [#call, nil] the pool's block while the job is unfinished (a
+      #   job in flight keeps its pool alive; a finished one, which a worker
+      #   may still hold somewhere on its stack, must not)
+      attr_reader :handler
 
       # @param items [Array]
+      # @param handler [#call] the pool's block
       # @param fail_fast [Boolean] finish at the first error
       # @yieldparam job [Job] called once, in the reporting thread, when finished
-      def initialize(items, fail_fast: true, &on_finish)
+      def initialize(items, handler, fail_fast: true, &on_finish)
         @items = items
+        @handler = handler
         @results = Array.new(items.size)
         @errors = {}
         @pending = items.size
@@ -123,6 +129,7 @@ module Loom
       def finish
         @mutex.synchronize do
           @finished = true
+          @handler = nil
           @done.broadcast
         end
         @on_finish&.call(self)

@@ -18,7 +18,7 @@ module Loom
         @handler = handler
         @item_timeout = item_timeout
         start_worker
-        @thread = Thread.new { serve_queue }
+        @thread = start_thread
       end
 
       # @param limit [Numeric, nil] seconds
@@ -27,12 +27,24 @@ module Loom
 
       private
 
+      # In a method of its own: a block made in #initialize would hold the
+      # pool's block (its argument) for as long as the thread runs.
+      def start_thread = Thread.new { serve_queue }
+
       def serve_queue
-        while (chunk = @queue.pop)
-          serve(chunk) unless chunk.job.finished?
-        end
+        nil while serve_next
       ensure
         stop_worker
+      end
+
+      # One chunk, in a frame of its own: a lane waiting in the next pop
+      # must not hold the last chunk (its job holds the pool's block, and the
+      # block often the pool: see Backend#initialize).
+      # @return [Boolean] false once the queue is closed
+      def serve_next
+        chunk = @queue.pop or return false
+        serve(chunk) unless chunk.job.finished?
+        true
       end
     end
   end

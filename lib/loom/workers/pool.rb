@@ -22,28 +22,26 @@ module Loom
     # @return [Symbol] the worker kind
     attr_reader :worker
 
-    # @param worker [Symbol] :inline, :fiber, :thread, :process or :ractor
+    # @param worker [Symbol] :inline, :fiber, :thread, :process, :ractor or :redis
     # @param size [Integer, nil] number of workers; nil picks {.default_size}
     # @param item_timeout [Numeric, nil] seconds allowed per item
     # @param lazy [Boolean] (:process only) fork each worker when work first
     #   waits for it instead of all at start: short-lived pools fork once
+    # @param remote [Hash] (:redis only) `handler:` (a name given to {Loom.handler}), `url:` and the
+    #   options of {Workers::Redis::Backend#initialize}; no block (see docs/redis.md)
     # @yieldparam item [Object] one item
     # @yieldreturn [Object] its result
-    # @raise [ArgumentError] on an unknown worker, a bad size, no block, or
-    #   `lazy: true` for a worker other than :process
+    # @raise [ArgumentError] on an unknown worker, a bad size or item_timeout,
+    #   no block, or `lazy: true` for a worker other than :process
+    # @raise [TypeError] on an item_timeout that is not a number, a lazy that is not true or false
     # @raise [Loom::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
-    def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, &handler)
-      Pool.validate!(worker, size, handler)
-      if lazy && worker != :process
-        raise ArgumentError,
-              "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
-      end
-
+    # @raise [LoadError] (:redis) when the redis-client gem is not in the bundle
+    def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, **remote, &handler)
+      item_timeout = Pool.validate!(worker, size, handler, item_timeout: item_timeout, lazy: lazy, remote: remote)
       @worker = worker
-      options = lazy ? { lazy: true } : {}
-      @backend = Workers.const_get(BACKENDS.fetch(worker))
-                        .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout,
-                             **options)
+      # The pool holds its block; the workers get it with each job (see Backend#initialize).
+      @handler = handler
+      @backend = Pool.backend(worker, size, item_timeout, lazy ? { lazy: true } : remote, handler)
       @asker = @backend.respond_to?(:ask) ? @backend : nil
       Workers.register(@backend)
       ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
@@ -55,21 +53,26 @@ module Loom
     # Runs the handler on every item.
     #
     # @param items [Enumerable]
-    # @param timeout [Numeric, nil] seconds for the whole map
+    # @param timeout [Numeric, nil] seconds for the whole map (nil or Float::INFINITY: no limit)
     # @param fail_fast [Boolean] stop at the first error (default) or collect all
     # @return [Array] the results, in input order
+    # @raise [TypeError, ArgumentError] on items that are not Enumerable or a bad option (nothing runs)
     # @raise [Exception] the block's first error as itself, with #results, #item, #index
     # @raise [Loom::Workers::Errors] (fail_fast: false) every error by index, with #results
     # @raise [Loom::Workers::Error] a machinery failure (dead worker, timeout, ...), with #results
     # @example
     #   Loom::Pool.new(worker: :thread, size: 2) { |x| x + 1 }.map([1, 2]) # => [2, 3]
     def map(items, timeout: nil, fail_fast: true)
-      @backend.map(items.to_a, timeout: timeout, fail_fast: fail_fast)
+      Workers::Options.items!(items)
+      timeout = Pool.validate_map!(timeout, fail_fast)
+      @backend.map(items.to_a, @handler, timeout: timeout, fail_fast: fail_fast)
     end
 
     # Runs the handler on each item for its side effects.
     # @param items [Enumerable]
+    # @param options [Hash] as for {#map}
     # @return [Enumerable] items
+    # @raise [ArgumentError, TypeError, Exception] as {#map}
     def each(items, **options)
       map(items, **options)
       items
@@ -84,7 +87,7 @@ module Loom
     #   Loom::Pool.new(worker: :thread) { |x| x * 2 }.submit(21).value! # => 42
     def submit(item)
       promise = Workers.new_promise
-      @backend.submit(item, promise)
+      @backend.submit(item, @handler, promise)
       promise
     end
 
@@ -92,15 +95,18 @@ module Loom
     # over the pool's channel: pipes, queues or ractor ports).
     #
     # @param message [Object]
-    # @param timeout [Numeric, nil] seconds to wait for the answer
+    # @param timeout [Numeric, nil] seconds to wait for the answer (nil or Float::INFINITY: for ever)
     # @return [Object] the handler's answer
+    # @raise [TypeError, ArgumentError] on a bad timeout (nothing is sent)
     # @raise [Exception] the handler's error
     # @example
     #   Loom::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
     def ask(message, timeout: nil)
+      # No call for the common nil (bench messages, "lockstep" rows: one ask per message).
+      timeout = Workers::Options.seconds!(:timeout, timeout) unless timeout.nil?
       # Fiber and thread pools answer without a job or a promise where they
       # can (bench messages, lockstep rows).
-      return @asker.ask(message, timeout) if @asker
+      return @asker.ask(message, @handler, timeout) if @asker
 
       submit(message).value!(timeout)
     end
@@ -109,7 +115,9 @@ module Loom
     # Calling it again does nothing.
     # @param kill [Boolean] drop queued items (their maps raise CancelledError) and stop at once
     # @return [nil]
+    # @raise [TypeError] when kill is not true or false (the pool keeps running)
     def shutdown(kill: false)
+      Workers::Options.boolean!(:kill, kill)
       @backend.shutdown(kill: kill)
       Workers.unregister(@backend)
       nil
@@ -123,27 +131,77 @@ module Loom
 
     class << self
       # @param worker [Symbol]
-      # @return [Integer] cores for process and ractor, 8 threads, 64 fibers, 1 inline
+      # @return [Integer, nil] cores for process and ractor, 8 threads, 64 fibers, 1 inline;
+      #   nil for redis (the workers' own concurrency decides)
       def default_size(worker)
         case worker
         when :process, :ractor then Etc.nprocessors
         when :thread then 8
         when :fiber then 64
+        when :redis then nil
         else 1
         end
       end
 
       # @api private
-      def validate!(worker, size, handler)
-        unless BACKENDS.key?(worker)
-          raise ArgumentError, "unknown worker #{worker.inspect}; use one of #{BACKENDS.keys.map(&:inspect).join(', ')}"
-        end
-        unless size.nil? || (size.is_a?(Integer) && size.positive?)
-          raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{size.inspect}"
-        end
-        return if handler
+      # The backend of a worker kind. Redis is loaded on first use: it needs
+      # the optional redis-client gem.
+      def backend(worker, size, item_timeout, options, handler)
+        return Workers::Redis::Backend.new(size: size, item_timeout: item_timeout, **options) if worker == :redis
 
-        raise ArgumentError, "a block is required: Loom::Pool.new(worker: #{worker.inspect}) { |item| ... }"
+        Workers.const_get(BACKENDS.fetch(worker))
+               .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout, **options)
+      end
+
+      # @api private
+      # Checks Pool.new's arguments (also {Loom.map}'s, before it reads an item).
+      # @return [Numeric, nil] item_timeout in seconds, nil for no limit
+      # @raise [ArgumentError, TypeError] naming the bad argument
+      def validate!(worker, size, handler, item_timeout: nil, lazy: false, remote: {}) # rubocop:disable Metrics/ParameterLists -- Pool.new's keywords, checked in one place
+        Workers::Options.worker!(worker)
+        Workers::Options.size!(size)
+        item_timeout = Workers::Options.seconds!(:item_timeout, item_timeout)
+        if Workers::Options.boolean!(:lazy, lazy) && worker != :process
+          raise ArgumentError, "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
+        end
+
+        worker == :redis ? Workers::Redis::Backend.validate!(handler, remote) : validate_local!(worker, handler, remote)
+        item_timeout
+      end
+
+      # @api private
+      # A local worker takes a block and none of the Redis backend's options.
+      def validate_local!(worker, handler, remote)
+        unless remote.empty?
+          names = remote.keys.map { |k| "#{k}:" }.join(", ")
+          raise ArgumentError, "unknown keyword#{'s' if remote.size > 1}: #{names} (options of worker: :redis only)"
+        end
+
+        Workers::Options.block!(handler, "Loom::Pool.new(worker: #{worker.inspect})")
+      end
+
+      # @api private
+      # Checks the map options {Loom.map} passes on, unknown ones included.
+      # @param options [Hash] `timeout:` and `fail_fast:`
+      # @return [Array(Numeric, Boolean)] timeout (nil for no limit) and fail_fast
+      # @raise [ArgumentError, TypeError] naming the bad option
+      def map_options!(options)
+        unknown = options.keys - %i[timeout fail_fast]
+        unless unknown.empty?
+          raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.map(&:inspect).join(', ')} " \
+                               "(map options are timeout: and fail_fast:)"
+        end
+        fail_fast = options.fetch(:fail_fast, true)
+        [validate_map!(options[:timeout], fail_fast), fail_fast]
+      end
+
+      # @api private
+      # Checks a map's options.
+      # @return [Numeric, nil] timeout in seconds, nil for no limit
+      # @raise [ArgumentError, TypeError] naming the bad option
+      def validate_map!(timeout, fail_fast)
+        Workers::Options.boolean!(:fail_fast, fail_fast)
+        Workers::Options.seconds!(:timeout, timeout)
       end
 
       # @api private

@@ -19,6 +19,10 @@ module Loom
       end
 
       # Serves chunks until told to stop or the parent goes away.
+      # A signal that ends a Ruby program (SIGTERM, SIGINT, ...) ends the
+      # worker, by that signal, once the item's ensure blocks have run: it
+      # is the worker's death (WorkerDiedError in the caller), never an
+      # error of the item, which the caller would re-raise and die of.
       # @return [void]
       def run
         while (message = @input.read)
@@ -27,6 +31,8 @@ module Loom
 
           serve(payload)
         end
+      rescue SignalException => e
+        die_by(e.signo)
       end
 
       private
@@ -52,6 +58,8 @@ module Loom
 
       def outcome(item)
         value = call(item)
+      rescue SignalException
+        raise # the worker's death, see #run
       rescue Exception => e # rubocop:disable Lint/RescueException -- every error of the block goes back
         [Wire::RAISED, dump_error(e, item)]
       else
@@ -63,6 +71,17 @@ module Loom
 
         message = "item #{Error.describe(item)} took longer than #{@item_timeout} s"
         Timeout.timeout(@item_timeout, TimeoutError, message) { @handler.call(item) }
+      end
+
+      # Ends this process by signo as the kernel would have without Ruby's
+      # handler, so that the parent reports "killed by SIG...".
+      def die_by(signo)
+        $stdout.flush
+        $stderr.flush
+        Signal.trap(signo, "SYSTEM_DEFAULT")
+        Process.kill(signo, Process.pid)
+        sleep 1 # the signal is on its way
+        Process.exit!(128 + signo)
       end
 
       def dump_result(value, item)

@@ -36,7 +36,7 @@ module Loom
           next unless @alive
 
           terminate
-          ProcessBackend.reap_later(@pid)
+          hand_to_reaper
         end
       end
 
@@ -49,8 +49,13 @@ module Loom
       end
 
       # Eager pools fork here, in Pool.new; lazy ones at their first chunk.
+      # The lane lets go of the block now: its thread must not keep the pool
+      # alive (see Backend#initialize); later forks take the block of the
+      # job at hand.
       def start_worker
-        spawn unless @backend.lazy?
+        handler = @handler
+        @handler = nil
+        spawn(handler) unless @backend.lazy?
       end
 
       # A dormant lane (lazy pools) waits until chunks wait with no started
@@ -64,23 +69,24 @@ module Loom
       # Forks a worker with fresh pipes (at start, and to replace a dead one).
       # One fork at a time (ProcessBackend.spawning), the child-side ends
       # closed in the parent before the next fork.
+      # @param handler [#call] the pool's block
       # @return [Boolean] false when the pool was killed meanwhile (no fork then)
-      def spawn
+      def spawn(handler)
         ProcessBackend.spawning do
-          next false if @killed
+          next false if @killed || handler.nil? # killed, or the job finished meanwhile
 
           requests, @to_child = IO.pipe
           @from_child, results = IO.pipe
           [requests, @to_child, @from_child, results].each(&:binmode)
           ProcessBackend.track(@to_child, @from_child)
           @results = WireReader.new(@from_child)
-          fork_child(requests, results)
+          fork_child(handler, requests, results)
           true
         end
       end
 
-      def fork_child(requests, results)
-        @pid = Process.fork { run_child(requests, results) }
+      def fork_child(handler, requests, results)
+        @pid = Process.fork { run_child(handler, requests, results) }
         @alive = true
       rescue SystemCallError
         close_pipes # a failed fork (EAGAIN, ENOMEM) leaves no pipe open
@@ -95,7 +101,7 @@ module Loom
       # map waiting; after shutdown(kill: true) the lane forks no more.
       # @return [Boolean] whether a worker now runs
       def start_lazily(job, indices)
-        return true if spawn
+        return true if spawn(job.handler)
 
         fail_all(job, indices) { |what| CancelledError.new("the pool was shut down before #{what} ran") }
       rescue SystemCallError => e
@@ -117,9 +123,9 @@ module Loom
         false
       end
 
-      def run_child(requests, results)
+      def run_child(handler, requests, results)
         ProcessBackend.close_inherited
-        ProcessChild.new(requests, results, @handler, @item_timeout).run
+        ProcessChild.new(requests, results, handler, @item_timeout).run
       ensure
         $stdout.flush
         $stderr.flush
@@ -128,34 +134,40 @@ module Loom
 
       def serve(chunk)
         job = chunk.job
-        indices, payload = pack(chunk, job)
+        indices, payload = ProcessCodec.pack(chunk, job)
         return if indices.empty?
 
         return unless @alive || start_lazily(job, indices)
+        return collect(job, indices) if sent?(job, payload)
 
-        return died(job, indices, 0, nil) unless send_work(payload)
-
-        collect(job, indices)
+        died(job, indices, 0, nil)
       end
 
-      # Marshals the chunk; items that cannot be marshaled fail one by one.
-      def pack(chunk, job)
-        indices = chunk.indices.to_a
-        [indices, Marshal.dump([job.fail_fast?, chunk.items])]
-      rescue StandardError
-        indices = indices.select { |index| marshalable?(job, index) }
-        [indices, Marshal.dump([job.fail_fast?, indices.map { |i| job.items[i] }])]
+      # The worker died while idle (its end of the pipe was closed before
+      # the chunk was sent): none of the chunk's items ran, so none fails;
+      # a new worker takes the chunk.
+      # @return [Boolean] whether a new worker runs
+      def replace_idle(job)
+        handler = job.handler
+        reap
+        !@backend.shutdown? && spawn(handler)
       end
 
-      def marshalable?(job, index)
-        Marshal.dump(job.items[index])
+      # Sends the chunk to the worker, or to a new one when it died while idle.
+      def sent?(job, payload)
+        (!ended_while_idle? && send_work(payload)) || (replace_idle(job) && send_work(payload))
+      end
+
+      # Whether the worker is already gone before a chunk is sent (killed while
+      # idle). A write to its pipe does not always say so: EPIPE needs every
+      # copy of the pipe's read end closed, and a process forked elsewhere
+      # meanwhile may hold one. One waitpid(WNOHANG) per chunk.
+      def ended_while_idle?
+        _, status = Process.waitpid2(@pid, Process::WNOHANG)
+        @ended = status
+        !status.nil?
+      rescue Errno::ECHILD
         true
-      rescue StandardError => e
-        item = job.items[index]
-        job.fail(index, UnmarshalableError.new("item #{Error.describe(item)} (index #{index}) cannot be sent to a " \
-                                               "worker process: #{e.message}; pass plain data", item: item,
-                                                                                                index: index))
-        false
       end
 
       def send_work(payload)
@@ -192,7 +204,7 @@ module Loom
 
       # Reports one result; returns the error when it was one.
       def deliver(job, index, kind, payload)
-        value = load(job, index, payload)
+        value = ProcessCodec.load(job, index, payload)
         if kind == Wire::OK && !value.is_a?(UnmarshalableError)
           job.complete(index, value)
           return nil
@@ -200,14 +212,6 @@ module Loom
         value.index ||= index if value.is_a?(Error)
         job.fail(index, value)
         value
-      end
-
-      def load(job, index, payload)
-        Marshal.load(payload) # rubocop:disable Security/MarshalLoad -- our own worker wrote it
-      rescue StandardError => e
-        item = job.items[index]
-        UnmarshalableError.new("the outcome of item #{Error.describe(item)} (index #{index}) cannot be loaded " \
-                               "in the caller: #{e.message}", item: item, index: index)
       end
 
       # The worker stopped a chunk early (fail_fast, or it could not load it).
@@ -218,11 +222,12 @@ module Loom
       end
 
       def died(job, indices, done, why)
+        handler = job.handler # before the failure, which may finish the job (and drop it)
         status = reap
         index = indices[done]
         job.fail(index, death_error(job, index, why, status)) if index
         requeue(job, indices[(done + 1)..] || [])
-        spawn unless @backend.shutdown?
+        spawn(handler) if handler && !@backend.shutdown? # else the next chunk forks, see #serve
       end
 
       def requeue(job, rest)
@@ -251,16 +256,27 @@ module Loom
         close_pipes
         @alive = false
         if @killed
-          ProcessBackend.reap_later(@pid)
+          hand_to_reaper
           return "was killed"
         end
 
-        status = ProcessBackend.reap(@pid)
+        status = @ended || ProcessBackend.reap(@pid)
+        @ended = nil
         return "ended" unless status
 
         return "was killed by SIG#{Signal.signame(status.termsig)}" if status.signaled?
 
         "exited with status #{status.exitstatus}"
+      end
+
+      # Once per worker: #kill (the caller's thread) and the lane's own #reap
+      # both get here, and a lane that ends while the process exits must not
+      # need a thread it can no longer start.
+      def hand_to_reaper
+        return if @handed == @pid
+
+        @handed = @pid
+        ProcessBackend.reap_later(@pid)
       end
 
       def stop_worker

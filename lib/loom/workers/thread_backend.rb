@@ -25,6 +25,8 @@ module Loom
 
         # @return [Object] the message in flight
         attr_accessor :message
+        # @return [#call, nil] the pool's block, while the message is in flight
+        attr_accessor :handler
 
         # @return [Asker] the calling fiber's asker
         def self.current
@@ -40,16 +42,18 @@ module Loom
 
       # Sends one message to a worker thread and waits for its answer.
       # @param message [Object]
+      # @param handler [#call] the pool's block
       # @param timeout [Numeric, nil] seconds (with one, a submitted item's promise)
       # @return [Object] the block's answer
       # @raise [Exception] the block's error, with #item, #index and #results
       # @raise [Error] when the pool is shut down
-      def ask(message, timeout = nil)
-        return ask_by_promise(message, timeout) if timeout
+      def ask(message, handler, timeout = nil)
+        return ask_by_promise(message, handler, timeout) if timeout
 
         ensure_running!
         asker = Asker.current
         asker.message = message
+        asker.handler = handler
         @queue << asker
         answer = wait_for(asker)
         return answer unless answer.instance_of?(Asker::Failure)
@@ -61,12 +65,26 @@ module Loom
 
       def start
         @queue = Thread::Queue.new
-        @threads = Array.new(@size) do |i|
-          Thread.new(@queue) do |queue|
-            Thread.current.name = "loom-worker-#{i}"
-            serve(queue)
-          end
+        @threads = Array.new(@size) { |slot| start_thread(slot) }
+      end
+
+      # A worker thread; one that ends before the queue is closed (the block
+      # called Thread.exit) is replaced, unless the pool is shutting down.
+      def start_thread(slot)
+        Thread.new(@queue) do |queue|
+          Thread.current.name = "loom-worker-#{slot}"
+          served = false
+          serve(queue)
+          served = true
+        ensure
+          replace_thread(slot) unless served
         end
+      end
+
+      def replace_thread(slot)
+        @lifecycle.synchronize { @threads[slot] = start_thread(slot) unless @shutdown }
+      rescue ThreadError
+        nil # the process is exiting: Ruby starts no more threads
       end
 
       # An ask interrupted while it waits (Timeout, Thread#raise) leaves its
@@ -84,18 +102,34 @@ module Loom
 
       # A worker thread's loop: chunks and askers until the queue is closed.
       def serve(queue)
-        while (task = queue.pop)
-          task.instance_of?(Asker) ? answer(task) : run_chunk(task)
-        end
+        nil while serve_one(queue)
       end
 
+      # One task, in a frame of its own: a thread waiting in the next pop
+      # must not hold the last task (its job holds the pool's block, and
+      # the block often the pool: see Backend#initialize).
+      # @return [Boolean] false once the queue is closed
+      def serve_one(queue)
+        task = queue.pop or return false
+        task.instance_of?(Asker) ? answer(task) : run_chunk(task)
+        true
+      end
+
+      # The asker lives on in its thread: it lets go of the block at once.
+      # A worker ending under the message (Thread.exit) still answers.
       def answer(asker)
         message = asker.message
-        asker << begin
-          call_handler(message, 0)
+        handler = asker.handler
+        asker.handler = nil
+        answer = begin
+          call_handler(handler, message, 0)
         rescue Exception => e # rubocop:disable Lint/RescueException -- any error of the block is the asker's
           Asker::Failure.new(name_item(e, 0, message))
         end
+        asker << answer
+        answered = true
+      ensure
+        asker << Asker::Failure.new(lost_error(Job.new([message], nil), 0)) unless answered
       end
 
       # shutdown(kill: true): queued chunks are cancelled, queued askers told so.

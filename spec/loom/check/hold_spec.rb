@@ -24,6 +24,23 @@ RSpec.describe Loom::Check::RSpec do
     expect(result.runs).to eq(15)
   end
 
+  it "fails check_property at the caller's line, with the property's frames in the report" do
+    line = __LINE__ + 1
+    expect { check_property(check.nat, seed: 2) { |n| expect(n).to be < 7 } }
+      .to raise_error(RSpec::Expectations::ExpectationNotMetError) { |error|
+        expect(error.backtrace.first).to start_with("#{__FILE__}:#{line}:")
+        frames = error.message.lines.grep(/^\s+\S+:\d+:in /)
+        expect(frames.first).to include("#{__FILE__}:#{line}:")
+        expect(frames).to all(satisfy { |f| !f.include?("/rspec-") && !f.include?(Loom::Check::Backtrace::LIBRARY) })
+      }
+  end
+
+  it "names the RSpec helpers in the replay line" do
+    expect { expect(small_sums).to hold(seed: 5) }
+      .to raise_error(RSpec::Expectations::ExpectationNotMetError,
+                      %r{Replay: pass seed: 5 to check_property\(\.\.\., seed:\) / hold\(seed:\)})
+  end
+
   it "reports an RSpec expectation failing inside the property, shrunk" do
     expect { check_property(check.nat, seed: 2) { |n| expect(n).to be < 7 } }
       .to raise_error(RSpec::Expectations::ExpectationNotMetError, /Counterexample: 7/)

@@ -5,14 +5,18 @@ require "open3"
 require "rbconfig"
 require "tmpdir"
 require "json"
+require "loom/bench"
 
 class BenchCliTest < Minitest::Test
   ROOT = File.expand_path("../../..", __dir__)
   FIXTURES = File.expand_path("fixtures", __dir__)
   LIMIT = 60 # seconds before a hung `loom` is killed
+  PUBLISHED = "docs/results/latest"
 
-  def loom(*args)
-    Open3.popen3(RbConfig.ruby, File.join(ROOT, "exe/loom"), *args, chdir: ROOT) do |stdin, out, err, waiter|
+  def marker(which) = Loom::Bench::ReadmeBlock.public_send(which, PUBLISHED)
+
+  def loom(*args, chdir: ROOT)
+    Open3.popen3(RbConfig.ruby, File.join(ROOT, "exe/loom"), *args, chdir: chdir) do |stdin, out, err, waiter|
       stdin.close
       readers = [Thread.new { out.read }, Thread.new { err.read }]
       unless waiter.join(LIMIT)
@@ -42,11 +46,31 @@ class BenchCliTest < Minitest::Test
     assert_match(/bad value for --trials: 0/, err)
   end
 
+  def test_values_of_the_wrong_kind_say_what_the_option_expects
+    { %w[--trials x] => 'bad value for --trials: "x"; expected a whole number of trials, at least 1',
+      %w[--seconds fast] => 'bad value for --seconds: "fast"; expected seconds > 0, e.g. 0.5',
+      %w[--seed] => "--seed needs a value; expected a whole number, e.g. 1234" }.each do |args, message|
+      _out, err, status = loom("bench", *args)
+
+      assert_equal 2, status, args.join(" ")
+      assert_equal "loom bench: #{message}\n", err
+    end
+  end
+
+  def test_version_prints_loom_s_version
+    out, _err, status = loom("--version")
+
+    assert_equal 0, status
+    assert_equal "loom #{Loom::VERSION}\n", out
+    assert_equal 2, loom.last # no command: the usage, and 2
+  end
+
   def test_unknown_command_and_missing_arguments_exit_two
     _out, err, status = loom("frob")
 
     assert_equal 2, status
     assert_match(/unknown command "frob"; valid commands: bench/, err)
+    assert_match(/render needs one results folder/, loom("bench", "render")[1])
     assert_equal 2, loom("bench", "compare", "only-one.json").last
   end
 
@@ -75,6 +99,20 @@ class BenchCliTest < Minitest::Test
     assert_match(/^  forked sum  \[loom, isolated\]$/, out)
   end
 
+  def test_a_run_without_out_writes_into_an_untracked_results_folder
+    Dir.mktmpdir do |dir|
+      _out, err, status = loom("bench", "demo_rate", "--quick", "--rows", "push 1", "--suites-dir", FIXTURES,
+                               chdir: dir)
+
+      assert_equal 0, status, err
+      written = Dir[File.join(dir, "results", "*", "results.json")]
+
+      assert_equal 1, written.size
+      assert_match(%r{wrote results/\d{8}-\d{6}/results.json}, err)
+      assert_includes File.read(File.join(ROOT, ".gitignore")).lines.map(&:strip), "/results/"
+    end
+  end
+
   def test_quick_run_writes_json_and_reports_then_render_and_compare_work
     Dir.mktmpdir do |dir|
       out, err, status = loom("bench", "demo_rate", "--quick", "--seed", "3", "--json", "--out", dir,
@@ -86,16 +124,50 @@ class BenchCliTest < Minitest::Test
       %w[results.json report.md report.html summary.md].each do |f|
         assert File.size?(File.join(dir, f)), "#{f} missing"
       end
-
-      File.delete(File.join(dir, "report.html"))
-
-      assert_equal 0, loom("bench", "render", dir).last
-      assert File.size?(File.join(dir, "report.html"))
-
-      out, _err, status = loom("bench", "compare", File.join(dir, "results.json"), dir)
-
-      assert_equal 0, status
-      assert_match(/0 of 4 rows changed beyond the noise/, out)
+      render_and_compare(dir)
+      publish_and_render_the_readme(dir)
     end
+  end
+
+  def render_and_compare(dir)
+    File.delete(File.join(dir, "report.html"))
+
+    assert_equal 0, loom("bench", "render", dir).last
+    assert File.size?(File.join(dir, "report.html"))
+
+    out, _err, status = loom("bench", "compare", File.join(dir, "results.json"), dir)
+
+    assert_equal 0, status
+    assert_match(/0 of 4 rows changed beyond the noise/, out)
+  end
+
+  # publish copies a run into the published folder and rewrites the README's block; render
+  # --readme rewrites it again from the folder; anything but results is refused untouched.
+  def publish_and_render_the_readme(run)
+    Dir.mktmpdir do |home|
+      readme = File.join(home, "README.md")
+      File.write(readme, "# r\n#{marker(:begin_marker)}\nold\n#{marker(:end_marker)}\n")
+      out, err, status = loom("bench", "publish", run, "--no-screenshot", "--suites-dir", FIXTURES, chdir: home)
+
+      assert_equal 0, status, err
+      assert_match(%r{wrote docs/results/latest/report.md, .*README.md}, out)
+      assert_equal File.read(File.join(run, "results.json")), File.read(File.join(home, PUBLISHED, "results.json"))
+      refute_includes File.read(readme), "\nold\n"
+      assert_includes File.read(readme), "[report.html](docs/results/latest/report.html)"
+      assert_equal 0, loom("bench", "render", PUBLISHED, "--readme", chdir: home).last
+      refuse_to_publish_what_is_not_there(run, home)
+    end
+  end
+
+  def refuse_to_publish_what_is_not_there(run, home)
+    _out, err, status = loom("bench", "publish", File.join(home, "README.md"), chdir: home)
+
+    assert_equal 1, status
+    assert_match(/is not valid JSON/, err)
+    _out, err, status = loom("bench", "publish", run, "--to", home, "--readme", "nowhere.md", "--no-screenshot",
+                             chdir: home)
+
+    assert_equal 1, status
+    assert_match(/no README at nowhere.md/, err)
   end
 end

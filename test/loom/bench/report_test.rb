@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "results_factory"
+require_relative "report_fixture"
 
 class BenchReportTest < Minitest::Test
   def results
@@ -20,14 +21,63 @@ class BenchReportTest < Minitest::Test
     )
   end
 
-  def test_html_has_one_chart_per_suite_and_every_measured_row
-    html = Loom::Bench::HtmlReport.new(results).render
+  def test_html_has_one_chart_per_group_and_a_mark_per_row
+    html = Loom::Bench::HtmlReport.new(BenchReportFixture.results).render
+    charts = html.scan(%r{<svg class="chart".*?</svg>}m)
 
-    assert_equal 2, html.scan('<svg class="chart"').size
+    assert_equal 4, charts.size # jobs: trivial and heavy; calls; workers
+    charts.each do |chart|
+      rows = chart[/data-rows="(\d+)"/, 1].to_i
+
+      assert_equal rows, chart.scan('class="mark"').size, chart[0, 200]
+      assert_equal rows, chart.scan(/data-row="([^"]+)"/).uniq.size
+    end
     assert_equal 2, html.scan("<polyline").size # two series over workers: loom and parallel
-    ["proc.call", "conproc.call", "loom 4", "parallel 1"].each { |row| assert_includes html, row }
-    assert_includes html, "code of conproc.call"
+    assert_includes html, %(<figure id="group-jobs-trivial"><h3>trivial</h3>)
+    assert_includes html, "failed (2/2 trials)"
+    assert_includes html, "code of loom call"
     refute_match(/<script|src=|href="http/, html)
+  end
+
+  def test_a_chart_spanning_more_than_100x_is_logarithmic_and_shows_the_seeds_figures
+    html = Loom::Bench::HtmlReport.new(BenchReportFixture.results).render
+    trivial, heavy = html.scan(%r{<figure id="group-jobs-(?:trivial|heavy)">.*?</figure>}m)
+
+    assert_includes trivial, "shorter is better), log scale" # 100 µs to 0.34 s
+    refute_includes heavy, "log scale" # 0.37 s to 0.71 s
+    assert_includes trivial, %(<g class="reference">)
+    assert_includes trivial, "the seed&#39;s figure: 0.5000 s (the seed&#39;s machine)"
+    assert_includes trivial, "plain map (floor)"
+  end
+
+  def test_the_first_screen_comes_first_and_a_suite_without_a_seed_says_so
+    html = Loom::Bench::HtmlReport.new(BenchReportFixture.results).render
+    markdown = Loom::Bench::MarkdownReport.new(BenchReportFixture.results).render
+    places = ['id="answers"', 'id="backends"', 'id="environment"', 'id="verdicts"', 'id="suite-jobs"']
+
+    assert_equal(places.map { |p| html.index(p) }.sort, places.map { |p| html.index(p) })
+    assert_operator markdown.index("## Answers"), :<, markdown.index("## Which backend for which job")
+    assert_operator markdown.index("## Which backend for which job"), :<, markdown.index("## Environment")
+    [html, markdown].each do |page|
+      assert_includes page, "Not from a seed report: a job of loom's own."
+      refute_match(%r{Reproduces (<code></code>|``)?\.}, page)
+    end
+    assert_includes html, %(<li class="wins"><b><a href="#group-jobs-trivial">Trivial items over 2 processes</a></b>)
+    assert_match(/^\| inline \| 210\.00 µs ★ \| 0\.7000 s \(1\.8×\) \|$/, markdown)
+  end
+
+  def test_skipped_peers_say_how_to_install_them
+    results = BenchReportFixture.results
+    skip_note = ->(file) { "skipped: cannot load such file -- #{file} (requires: #{file})" }
+    results.data["skipped"] = { "Concurrently call" => "concurrently", "x" => "concurrent" }.map do |row, file|
+      { "suite" => "calls", "row" => row, "reason" => skip_note.call(file) }
+    end
+    markdown = Loom::Bench::MarkdownReport.new(results).render
+
+    assert_includes markdown, "- calls/Concurrently call: skipped: cannot load such file -- concurrently"
+    assert_includes markdown, "Peers not installed: concurrently, concurrent-ruby. In loom's checkout `bundle " \
+                              "install` installs them (Gemfile group :peers); beside an installed loom, `gem install " \
+                              "concurrently concurrent-ruby`."
   end
 
   def test_lines_over_a_wide_span_use_a_log_scale_and_dash_the_peers
@@ -48,9 +98,11 @@ class BenchReportTest < Minitest::Test
   def test_markdown_has_summary_tables_and_code
     markdown = Loom::Bench::MarkdownReport.new(results).render
 
-    assert_match(/\| calls \| conproc.call \| proc.call \(ruby\) \| 1.91 \| 1.91 \| wins: 1.91× faster \|/, markdown)
-    assert_match(/\| workers \| loom 4 \| parallel 4 \(parallel\) \| 0.77 \| – \| loses: 1.29× slower \|/, markdown)
-    assert_match(/\| workers \| loom 1 \| parallel 1 \(parallel\) \| .* within noise/, markdown)
+    assert_match(/\| calls \| calls \| conproc.call \| proc.call \(ruby\) \| 1.91 \| 1.91 \| wins: 1.91× faster \|/,
+                 markdown)
+    assert_match(/\| workers \| workers \| loom 4 \| parallel 4 \(parallel\) \| 0.77 \| – \| loses: 1.29× slower \|/,
+                 markdown)
+    assert_match(/\| workers \| workers \| loom 1 \| parallel 1 \(parallel\) \| .* within noise/, markdown)
     assert_includes markdown, "```ruby\ncode of proc.call\n```"
     assert_match(%r{\| broken \| loom \| – \|.*\| 2/2: Boom: failed \|}, markdown)
   end

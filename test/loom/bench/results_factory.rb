@@ -7,7 +7,8 @@ module BenchResultsFactory
   module_function
 
   # @param suites [Hash{String => Hash}] suite name =>
-  #   { kind:, chart:, rows: { name => [library, compare, values, params] } }
+  #   { kind:, chart:, seed:, rows: { name => [library, compare, values, params] },
+  #     present: { "groups" => [...], "answers" => [...], ... } (as Suite#presentation gives them) }
   def build(suites)
     records = []
     described = suites.to_h do |name, suite|
@@ -16,13 +17,25 @@ module BenchResultsFactory
         { "name" => row_name, "library" => library, "compare" => compare, "params" => params || {},
           "code" => "code of #{row_name}" }
       end
-      [name, { "name" => name, "title" => "Title of #{name}", "seed" => "seed.txt", "kind" => suite[:kind],
-               "unit" => "u", "chart" => suite[:chart], "rows" => rows }]
+      [name, { "name" => name, "title" => "Title of #{name}", "seed" => suite.fetch(:seed, "seed.txt"),
+               "kind" => suite[:kind], "unit" => "u", "chart" => suite[:chart], "rows" => rows }
+        .merge(suite[:present] || {})]
     end
     Loom::Bench::Results.new(
       "schema" => Loom::Bench::Results::SCHEMA, "seed" => 9, "options" => {}, "environment" => { "gems" => {} },
       "suites" => described, "sizes" => {}, "skipped" => [], "load_errors" => {}, "records" => records
     )
+  end
+
+  # The presentation a suite with these rows declares, through the suites' own DSL.
+  #
+  # @param rows [Hash{String => String}] row name => library
+  # @yieldparam suite [Loom::Bench::Suite] to declare groups, answers, backends and references on
+  # @return [Hash] as Suite#presentation gives it
+  def present(rows)
+    suite = Loom::Bench::Suite.new("factory") { |s| rows.each { |name, library| s.row(name, library: library) } }
+    yield suite
+    suite.presentation
   end
 
   def record(suite, kind, row, library, compare, value, trial) # rubocop:disable Metrics/ParameterLists -- a test helper

@@ -63,6 +63,17 @@ class BenchRunnerTest < Minitest::Test
     refute_includes own, shared.first
   end
 
+  # The forking child loads no row's requires: a peer loaded there (once,
+  # Concurrently) was in every later fork, and loom's trials failed.
+  def test_a_rows_requires_stay_in_its_own_forked_trials
+    peer = records_of("loads a peer")
+    later = records_of("own process").select { |r| r["order"] > peer.map { |p| p["order"] }.min }
+
+    assert(peer.all? { |r| r["status"] == "ok" && r.dig("metrics", "peer") == 1 })
+    refute_empty later, "seed 5 must run an own-process trial after a peer's"
+    assert_equal([0] * later.size, later.map { |r| r.dig("metrics", "peer") })
+  end
+
   def test_trial_rows_run_in_a_process_forked_for_each_trial
     own = records_of("own process")
 

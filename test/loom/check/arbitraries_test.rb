@@ -119,6 +119,42 @@ class CheckArbitrariesTest < Minitest::Test
     assert_includes error.message, "rejected 20 values"
   end
 
+  def test_a_filter_grows_the_size_instead_of_giving_up_on_empty_arrays
+    long = C.array(C.nat).filter { |a| a.size >= 3 }
+    assert(sample(long, 20, size: 0).all? { |a| a.size >= 3 })
+    assert_predicate C.check(C.property(long) { |a| a.size >= 3 }, runs: 1, seed: 1), :passed?
+  end
+
+  def test_integers_copy_and_step_from_recent_draws
+    pairs = sample(C.tuple(C.integer, C.integer), 2000)
+    assert_operator pairs.count { |a, b| a == b }, :>=, 40, "one draw in 16 copies (2000 pairs: ~125)"
+    assert_operator pairs.count { |a, b| (a - b).abs == 1 }, :>=, 40, "one in 16 steps by 1 (~125)"
+  end
+
+  def test_lazy_trees_are_bounded_by_the_size_and_end_in_their_first_branch
+    tree = C.lazy { C.one_of(C.constant(:leaf), C.tuple(tree, tree)) }
+    count = ->(t) { t == :leaf ? 1 : count.call(t[0]) + count.call(t[1]) }
+    assert(sample(tree, 100, size: 0).all?(:leaf))
+    small = sample(tree, 200, size: 4).map(&count)
+    assert_operator small.max, :<=, 10, "at most 4 nodes, then leaves"
+    assert_operator sample(tree, 200, size: 30).map(&count).max, :>, small.max
+  end
+
+  def test_recursive_builds_on_its_base
+    nested = C.recursive(C.nat(max: 9)) { |t| C.array(t, max: 3) }
+    values = sample(nested, 200)
+    assert(values.flatten.all? { |v| v.between?(0, 9) })
+    assert(values.any?(Array) && values.any?(Integer))
+  end
+
+  def test_a_recursion_whose_first_branch_recurses_is_a_harness_error
+    endless = C.lazy { C.one_of(C.tuple(endless, endless), C.nat) }
+    error = assert_raises(Loom::Check::HarnessError) { endless.sample(20, size: 2) }
+    assert_includes error.message, "base case first"
+    assert_raises(ArgumentError) { C.lazy }
+    assert_raises(ArgumentError) { C.recursive(C.nat) }
+  end
+
   def test_generation_is_deterministic_per_seed
     arb = C.array(C.one_of(C.ascii_string, C.float, C.date))
     assert_equal arb.sample(20, seed: 99), arb.sample(20, seed: 99)

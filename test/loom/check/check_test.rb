@@ -38,6 +38,27 @@ class CheckApiTest < Minitest::Test
     assert_equal first.original, again.original
   end
 
+  def test_fresh_seeds_are_short
+    saved = ENV.delete("LOOM_CHECK_SEED")
+    seeds = Array.new(20) { Loom::Check::Options.default_seed }
+    assert(seeds.all? { |s| s.between?(0, (2**32) - 1) }, seeds.inspect)
+    assert_operator seeds.uniq.size, :>, 1
+  ensure
+    ENV["LOOM_CHECK_SEED"] = saved if saved
+  end
+
+  def test_a_fresh_seed_replays_through_loom_check_seed
+    saved = ENV.delete("LOOM_CHECK_SEED")
+    prop = C.property(C.array(C.integer)) { |a| a.sum <= 100 }
+    first = C.check(prop)
+    assert_includes C.check(prop).report, "set LOOM_CHECK_SEED="
+    ENV["LOOM_CHECK_SEED"] = first.seed.to_s
+    again = C.check(prop)
+    assert_equal [first.seed, first.original, first.runs], [again.seed, again.original, again.runs]
+  ensure
+    saved ? ENV["LOOM_CHECK_SEED"] = saved : ENV.delete("LOOM_CHECK_SEED")
+  end
+
   def test_the_seed_comes_from_loom_check_seed_when_not_given
     ENV["LOOM_CHECK_SEED"] = "4242"
     assert_equal 4242, C.check(C.property(C.boolean) { true }, runs: 1).seed

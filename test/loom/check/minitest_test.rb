@@ -28,6 +28,17 @@ class CheckMinitestTest < Minitest::Test
       assert_property(C.array(C.integer), seed: 31) { |a| a.sum <= 100 }
     end
     assert_includes failure.message, "Counterexample: [101]"
-    assert_includes failure.message, "seed: 31"
+    assert_includes failure.message, "Replay: pass seed: 31 to assert_property(..., seed:)"
+  end
+
+  def test_a_failure_points_at_the_test_and_its_report_at_the_property
+    failure = assert_raises(Minitest::Assertion) do
+      assert_property(C.nat, seed: 5) { |n| assert_operator n, :<, 3 }
+    end
+    assert_match(/\A#{Regexp.escape(__FILE__)}:\d+/, failure.backtrace.first)
+    report_frames = failure.message.lines.grep(/^\s+\S+:\d+:in /)
+    refute_empty report_frames
+    assert_match(/minitest_test\.rb/, report_frames.first, "the property's line, not Minitest's assertion")
+    refute(report_frames.any? { |l| l.include?(Loom::Check::Backtrace::LIBRARY) })
   end
 end

@@ -89,6 +89,50 @@ class PoolTest < Minitest::Test
     end
   end
 
+  # A forked child inherits the pool object but not its workers (threads,
+  # lanes and fibers do not survive a fork): it is told so, not left waiting.
+  %i[thread fiber process].each do |worker|
+    define_method("test_a_#{worker}_pool_used_in_a_forked_child_says_it_belongs_to_the_parent") do
+      with_pool(worker, ->(x) { x }) do |pool|
+        child = fork do
+          pool.submit(1)
+          exit!(2)
+        rescue Loom::Workers::Error => e
+          exit!(e.message.include?("belongs to process #{Process.ppid}") ? 0 : 1)
+        end
+        assert_equal 0, Process.wait2(child)[1].exitstatus
+        assert_equal [1], pool.map([1]), "the parent's pool is untouched"
+      end
+    end
+  end
+
+  def test_an_inline_pool_works_in_a_forked_child
+    with_pool(:inline, ->(x) { x * 2 }) do |pool|
+      child = fork { exit!(pool.map([21]) == [42] ? 0 : 1) }
+      assert_equal 0, Process.wait2(child)[1].exitstatus
+    end
+  end
+
+  # The inline map's timeout interrupts the running item with loom's own
+  # error on both Rubies (3.3's Timeout unwinds with Timeout::ExitException),
+  # past a block's `rescue => e`, and the item's ensure runs.
+  def test_inline_map_timeout_interrupts_the_item_past_its_rescue
+    cleaned = Queue.new
+    handler = lambda do |x|
+      sleep 3
+      x
+    rescue StandardError
+      :swallowed
+    ensure
+      cleaned << x
+    end
+    with_pool(:inline, handler, item_timeout: 10) do |pool|
+      error = assert_raises(Loom::Workers::TimeoutError) { pool.map([7, 8], timeout: 0.2) }
+      assert_equal [nil, nil], error.results
+      assert_equal 7, cleaned.pop
+    end
+  end
+
   # Ten items that each wait until all ten have started: only finishes if
   # blocking calls of the block overlap (no timing involved).
   %i[thread fiber].each do |worker|

@@ -102,6 +102,38 @@ class ProcessFaultsTest < Minitest::Test
     end
   end
 
+  # SIGTERM or SIGINT to a busy worker ends that worker (its ensure blocks
+  # run first); the caller hears a WorkerDiedError naming the signal, never
+  # the SignalException itself, which would end the caller.
+  %w[TERM INT].each do |signal|
+    define_method("test_sig#{signal.downcase}_to_a_busy_worker_is_its_death_not_the_callers") do
+      ready, report = IO.pipe
+      @fds = open_fds
+      with_pool(->(x) { x == 1 ? signalled(report) : x }) do |pool|
+        victim = Thread.new { Process.kill(signal, Integer(ready.gets)) }
+        error = assert_raises(Loom::Workers::Errors) { pool.map([0, 1, 2], fail_fast: false) }
+        victim.join
+        assert_only_error(error, 1, Loom::Workers::WorkerDiedError, /was killed by SIG#{signal} while running item 1 /)
+        assert_equal "ensure ran", ready.gets.chomp
+        assert_equal [0, nil, 2], error.results
+        assert_equal [3], pool.map([3])
+      end
+    ensure
+      [ready, report].each(&:close)
+    end
+  end
+
+  # A worker that dies while idle had no item: the next chunk goes to its
+  # replacement and every item succeeds.
+  %w[TERM KILL].each do |signal|
+    define_method("test_a_worker_killed_by_sig#{signal.downcase}_while_idle_fails_no_item") do
+      with_pool(->(x) { x * 2 }) do |pool|
+        pool.worker_pids.each { |pid| Process.kill(signal, pid) && wait_until_dead(pid) }
+        assert_equal (0..9).map { |x| x * 2 }, pool.map((0..9).to_a, fail_fast: false)
+      end
+    end
+  end
+
   def test_garbage_collected_pool_leaves_no_zombie
     pids = make_and_drop_pool
     Timeout.timeout(10) do
@@ -111,6 +143,23 @@ class ProcessFaultsTest < Minitest::Test
   end
 
   private
+
+  # The busy item: tells the test its pid, then waits for the signal; its
+  # ensure reports back over the same pipe.
+  def signalled(report)
+    report.puts(Process.pid)
+    sleep 30
+  ensure
+    report.puts("ensure ran")
+  end
+
+  # A dead worker stays a zombie until its lane reaps it; either way it no
+  # longer reads its pipe.
+  def wait_until_dead(pid)
+    Timeout.timeout(10) do
+      sleep 0.01 while (File.read("/proc/#{pid}/stat").rpartition(")").last.split.first != "Z" rescue false) # rubocop:disable Style/RescueModifier
+    end
+  end
 
   # Kills the worker whose pid arrives on ready.
   def kill_when_ready(ready) = Thread.new { Process.kill(:KILL, Integer(ready.gets)) }

@@ -11,7 +11,12 @@ require "minitest/mock"
 class ProcessLazyTest < Minitest::Test
   Backend = Loom::Workers::ProcessBackend
 
-  def lazy(size: 2, &handler) = Backend.new(size: size, handler: handler, lazy: true)
+  # A lazy backend whose #map brings the block along, as Loom::Pool#map does.
+  def lazy(size: 2, &handler)
+    backend = Backend.new(size: size, handler: handler, lazy: true)
+    backend.define_singleton_method(:map) { |items, **options| super(items, handler, **options) }
+    backend
+  end
 
   def children
     Dir.glob("/proc/[0-9]*/stat").filter_map do |path|

@@ -29,4 +29,15 @@ Loom::Bench.suite(:call_methods) do |s|
                                      timed: "batch.each{ test_proc.call_detached }\nwait 0"
   rows.pair "conproc.call_and_forget", setup: "test_proc = concurrent_proc{}\n#{batch}",
                                        timed: "batch.each{ test_proc.call_and_forget }\nwait 0"
+
+  # How the report compares the rows: each loom row against Concurrently's
+  # row of the same call (`compare:`); a plain proc.call is the floor.
+  s.group "call methods", rows: /./, floors: "Ruby proc.call"
+  s.answer "Concurrent procs: loom vs Concurrently 1.2.0 (Concurrently's own reports)", target: 2
+  # The seed's own figures, executions per second.
+  { "Ruby proc.call" => 11_048_400, "Concurrently conproc.call" => 734_000,
+    "Concurrently conproc.call_nonblock" => 857_800, "Concurrently conproc.call_detached" => 464_800,
+    "Concurrently conproc.call_and_forget" => 721_800 }.each do |row, value|
+    s.reference row, value, note: "Concurrently's report: Ruby 2.4.1, i7-5820K"
+  end
 end

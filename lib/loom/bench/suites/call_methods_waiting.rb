@@ -37,4 +37,12 @@ Loom::Bench.suite(:call_methods_waiting) do |s|
   timed.merge(call_nonblock: waiting_nonblock).each do |method, code|
     rows.pair "waiting #{method}", setup: "test_proc = concurrent_proc{ wait 0 }\n#{batch}", timed: code
   end
+
+  s.answer "Concurrent procs: loom vs Concurrently 1.2.0 (Concurrently's own reports)", target: 2
+  # The seed's own figures, executions per second.
+  { "call" => 687_600, "call_nonblock" => 855_600, "call_detached" => 426_400, "call_and_forget" => 722_200,
+    "waiting call" => 90_300, "waiting call_nonblock" => 191_800, "waiting call_detached" => 190_300,
+    "waiting call_and_forget" => 207_100 }.each do |row, value|
+    s.reference "Concurrently #{row}", value, note: "Concurrently's report: Ruby 2.4.1, i7-5820K"
+  end
 end

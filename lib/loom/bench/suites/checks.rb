@@ -252,4 +252,34 @@ Loom::Bench.suite(:checks) do |s|
       r.teardown(&reaped)
     end
   end
+
+  # How the report compares the rows: loom inline against Pbt's serial
+  # worker, loom's ractors against Pbt's, loom's process pool against a fork
+  # per batch. Pbt 0.7 has no fiber, thread or process worker to meet the others.
+  cases.each_key do |name|
+    pairs = { "#{name}: loom inline" => "#{name}: pbt none", "#{name}: loom ractor" => "#{name}: pbt ractor" }
+    if name == "failure_simple"
+      pairs["failure_simple: loom process, one pool per check"] =
+        "failure_simple: fork per batch (Pbt 0.4's process worker)"
+    end
+    s.group name, rows: /\A#{name}: /, pairs: pairs
+  end
+  { "trivial" => "simple", "CPU-heavy" => "cpu_bound", "IO-bound" => "io_bound" }.each do |job, name|
+    s.backends job, source: "checks, #{name}", rows: loom_workers.to_h { |w| [w, "#{name}: loom #{w}"] }
+  end
+  s.answer "Property checks in one process: loom inline vs Pbt's worker: :none",
+           loom: cases.keys.map { |name| "#{name}: loom inline" }, target: 1
+  s.answer "Property checks on ractors: loom vs Pbt's worker: :ractor",
+           loom: cases.keys.map { |name| "#{name}: loom ractor" }, target: 1
+  s.answer "A failing check on 2 processes: loom's pool vs a fork per batch (Pbt 0.4)",
+           group: "failure_simple", loom: "failure_simple: loom process, one pool per check", target: 20
+
+  # The seed's own figures (benchmark-ips i/s, here as seconds per check).
+  { "simple" => [1534.0, 73.709], "cpu_bound" => [7.765, 39.273], "io_bound" => [151.102, 53.841],
+    "failure_simple" => [2425.0, 12.466] }.each do |name, (none, ractor)|
+    s.reference "#{name}: pbt none", 1 / none, note: "Pbt's report: Ruby 3.3.1, Apple M1 Pro"
+    s.reference "#{name}: pbt ractor", 1 / ractor, note: "Pbt's report: Ruby 3.3.1, Apple M1 Pro"
+  end
+  s.reference "failure_simple: fork per batch (Pbt 0.4's process worker)", 1 / 0.059,
+              note: "Pbt's report, worker: :process: Ruby 3.3.1, Apple M1 Pro"
 end

@@ -176,4 +176,31 @@ Loom::Bench.suite(:map) do |s|
       r.run { |items, _ctx| run.call(items, Parallel.map(items, in_ractors: 2, ractor: [suite, meth])) }
     end
   end
+
+  # How the report compares the rows (docs/bench.md, "Comparison groups"):
+  # each loom backend against the Parallel mode with the same resources; the
+  # plain map is the floor, and for heavy items two plain forks the ceiling.
+  peers = { "loom process pool, warm" => "Parallel.map in_processes: 2",
+            "Loom.map process, cold" => "Parallel.map in_processes: 2",
+            "loom thread pool, warm" => "Parallel.map in_threads: 2",
+            "Loom.map thread, cold" => "Parallel.map in_threads: 2",
+            "loom ractor pool, warm" => "Parallel.map in_ractors: 2" }
+  jobs.each do |job, label|
+    floors = ["#{label}: plain map"]
+    floors << "#{label}: 2 plain forks, static halves (the ceiling)" if job == :heavy
+    s.group label, rows: /\A#{Regexp.escape(label)}: /, floors: floors,
+                   pairs: peers.to_h { |loom, peer| ["#{label}: #{loom}", "#{label}: #{peer}"] },
+                   note: "Each loom backend against Parallel with the same 2 workers; inline and fiber pools " \
+                         "have no Parallel counterpart. Floor: the plain map in this process."
+    s.backends job == :trivial ? "trivial" : "CPU-heavy", source: "map, #{label[/\A[\d,]+/]} items",
+                                                          rows: Loom::Bench::Presentation::BACKENDS.to_h { |w|
+                                                            [w, "#{label}: loom #{w} pool, warm"]
+                                                          }
+  end
+  s.answer "1,000 trivial items over 2 processes", group: "1,000 trivial items",
+                                                   loom: "1,000 trivial items: loom process pool, warm", target: 5
+  s.answer "1,000 trivial items over 2 threads", group: "1,000 trivial items",
+                                                 loom: "1,000 trivial items: loom thread pool, warm", target: 1
+  s.answer "100 CPU-heavy items over 2 processes", group: "100 CPU-heavy items",
+                                                   loom: "100 CPU-heavy items: loom process pool, warm"
 end

@@ -521,4 +521,29 @@ Loom::Bench.suite(:messages) do |s|
       end
     end
   end
+
+  # How the report compares the rows: per mode, loom's fibers against the
+  # seed's fibers, its thread pool against the seed's two thread masters,
+  # its process pool against the seed's processes, at the same worker count.
+  seed_rows = { "loom fibers over pipes" => ["fibers, blocking read", "fibers, read_nonblock"],
+                "loom fiber pool" => ["fibers, blocking read", "fibers, read_nonblock"],
+                "loom thread pool" => ["threads, select master", "thread per worker"],
+                "loom process pool" => ["processes"] }
+  { lockstep: "the master waits for each reply", pipelined: "up to 1,000 queries in flight per worker" }
+    .each do |mode, what|
+    pairs = counts.product(seed_rows.to_a).filter_map do |n, (loom, seed)|
+      name = "#{loom}, #{mode}, #{n} workers"
+      [name, seed.map { |variant| "#{variant}, #{mode}, #{n} workers" }] if s.row_named(name)
+    end
+    s.group "#{mode}: #{what}", rows: /, #{mode}, \d+ workers\z/, pairs: pairs.to_h,
+                                note: "Lines over the worker count; loom's solid, the seed's dashed."
+  end
+  s.backends "trivial", source: "messages, 10 workers, lockstep",
+                        rows: %w[fiber thread process].to_h { |w| [w, "loom #{w} pool, lockstep, 10 workers"] }
+  s.answer "Messages over pipes, fibers: loom vs the seed's plain fibers",
+           group: "lockstep: the master waits for each reply", loom: /\Aloom fibers over pipes, lockstep/,
+           peer: "the seed's plain fibers"
+  s.answer "Messages to a loom fiber pool vs the seed's plain fibers over pipes",
+           group: "lockstep: the master waits for each reply", loom: /\Aloom fiber pool, lockstep/,
+           peer: "the seed's plain fibers"
 end

@@ -177,7 +177,7 @@ module Loom
       end
 
       # The article's job with thread waiters: WAITERS threads each loop
-      # {make or reset a promise, push it to the shared queue, wait}; one
+      # (make or reset a promise, push it to the shared queue, wait); one
       # resolver thread pops and fulfils. Threads start in setup, untimed.
       class ThreadRig
         STOP = Object.new.freeze
@@ -574,4 +574,15 @@ Loom::Bench.suite(:promises) do |s|
       r.teardown { |rig, _ctx| rig&.stop }
     end
   end
+
+  # How the report compares the rows: a Thread::Queue is the floor of thread
+  # waiters (every CRuby wake-up costs the same futex pair); the other
+  # promises are peers. Fiber waiters meet async's.
+  %w[fresh reuse].each do |variant|
+    s.group "thread waiters, #{variant}", rows: /, threads, #{variant}\z/, floors: "Thread::Queue, threads, #{variant}"
+  end
+  s.group "fiber waiters", rows: /fibers/
+  s.answer "Promises, 10 thread waiters, a new promise per job", group: "thread waiters, fresh"
+  s.answer "Promises, 10 thread waiters, promises reused", group: "thread waiters, reuse"
+  s.answer "Promises, 10 fiber waiters: loom vs async", group: "fiber waiters"
 end

@@ -75,4 +75,7 @@ Loom::Bench.suite(:scheduler) do |s|
                       code: code.new(setup: spec[:setup], timed: timed, teardown: spec[:teardown])
     end
   end
+
+  s.answer "Fiber::Scheduler with plain sleep, Queue and pipes: loom vs async",
+           loom: ["loom sleep 0", "loom Queue hand-off", "loom pipe round trip"]
 end

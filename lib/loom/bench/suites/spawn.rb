@@ -65,4 +65,12 @@ Loom::Bench.suite(:spawn) do |s|
   rows.row "1,000,000 pending evaluations", library: "loom", isolate: :trial, estimate: 4,
                                             code: code.new(setup: "n = ctx.quick? ? 100_000 : 1_000_000\ndone = 0",
                                                            timed: loom_pending)
+
+  # How the report compares the rows: both of loom's schedules against both
+  # of async's (the same 100,000 spawns); the 1,000,000 pending have no peer.
+  async_rows = ["async spawn 100k, sleep 0, wait all", "async spawn 100k, Task#yield, wait all"]
+  s.group "spawn 100k", rows: /100k/, pairs: { "loom spawn 100k, wait 0, await all" => async_rows,
+                                               "loom spawn 100k one at a time (async's schedule)" => async_rows }
+  s.answer "Spawning 100,000 evaluations that wait 0: loom vs async",
+           group: "spawn 100k", loom: "loom spawn 100k, wait 0, await all", target: 3
 end

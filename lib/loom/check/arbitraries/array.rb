@@ -7,10 +7,11 @@ module Loom
       # the run's size (small first). One draw in EDGE_ODDS has the minimum
       # length (the empty array when allowed).
       #
-      # Shrinking, best first: drop chunks (everything, halves, quarters, ...,
-      # single elements), then merge neighbours of summable elements
-      # (`[60, 50]` -> `[110]`, so that "sum > 100" ends at `[101]`, not
-      # `[51, 50]`), then shrink each element in place.
+      # Each element beyond `min` is preceded by an "another?" choice and
+      # recorded as a span ({Choices#collection}), so the shrinker deletes
+      # elements by deleting spans, joins neighbouring inner arrays by
+      # deleting the "no more" of one and the "another?" of the next, and
+      # reorders elements by swapping spans.
       class Array < Arbitrary
         EDGE_ODDS = 8
         # Attempts per wanted element when values must be unique (sets, hash keys).
@@ -34,11 +35,17 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size)
-          length = rng.rand(EDGE_ODDS).zero? ? @min : rng.rand(@min..(@max || [@min, size].max))
-          return ::Array.new(length) { @element.generate(rng, size) } unless @unique_by
-
-          generate_unique(rng, size, length)
+        def generate(choices, size)
+          # The size bounds fresh lengths only: a shrunk case may join two
+          # inner arrays into one longer than its run's size.
+          max = @max || ::Float::INFINITY
+          length = (rng = choices.random) && fresh_length(rng, @max || [@min, size].max)
+          out = []
+          seen = {} if @unique_by
+          choices.collection(self, @min, max, length) do
+            seen ? add_unique(choices, size, out, seen) : out << @element.generate(choices, size)
+          end
+          out
         end
 
         # @see Arbitrary#realize
@@ -47,69 +54,26 @@ module Loom
         # @see Arbitrary#plain?
         def plain? = false
 
-        # @see Arbitrary#shrink
-        def shrink(raw)
-          candidates = Enumerator.new do |out|
-            removals(raw) { |c| out << c }
-            merges(raw) { |c| out << c }
-            element_shrinks(raw) { |c| out << c }
-          end
-          @unique_by ? candidates.lazy.select { |c| unique?(c) } : candidates
-        end
-
-        # Yields raw with chunks removed: all removable elements, then halves,
-        # quarters, ... down to single elements, never below min.
-        #
-        # @param raw [::Array] @param min [::Integer]
-        # @yieldparam candidate [::Array]
-        # @return [void]
-        def self.removals(raw, min)
-          chunk = raw.size - min
-          while chunk.positive?
-            0.step(raw.size - chunk, chunk) { |at| yield raw[0, at] + raw[(at + chunk)..] }
-            chunk /= 2
-          end
-        end
-
         # @return [String]
         def inspect = "array(#{@element.inspect}, min: #{@min}, max: #{@max.inspect})"
 
         private
 
-        def generate_unique(rng, size, length)
-          out = []
-          seen = {}
-          (length * UNIQUE_ATTEMPTS).times do
-            break if out.size >= length
+        def fresh_length(rng, max) = rng.rand(EDGE_ODDS).zero? ? @min : rng.rand(@min..max)
 
-            raw = @element.generate(rng, size)
-            key = @unique_by.call(@element.realize(raw))
-            out << raw unless seen.key?(key)
-            seen[key] = true
+        # Draws until an element's key is new (earlier attempts are discarded
+        # spans); false when none was within UNIQUE_ATTEMPTS, which ends the
+        # collection.
+        def add_unique(choices, size, out, seen)
+          UNIQUE_ATTEMPTS.times do
+            raw, fresh = choices.attempt(self) do
+              raw = @element.generate(choices, size)
+              key = @unique_by.call(@element.realize(raw))
+              [raw, !seen.key?(key) && (seen[key] = true)]
+            end
+            return out << raw if fresh
           end
-          out
-        end
-
-        def unique?(raw)
-          keys = raw.map { |r| @unique_by.call(@element.realize(r)) }
-          keys.uniq.size == keys.size
-        end
-
-        def removals(raw, &) = self.class.removals(raw, @min, &)
-
-        def merges(raw)
-          return unless @element.summable? && raw.size > @min
-
-          (raw.size - 1).times do |i|
-            sum = raw[i] + raw[i + 1]
-            yield raw[0, i] + [sum] + raw[(i + 2)..] if @element.cover?(sum)
-          end
-        end
-
-        def element_shrinks(raw)
-          raw.each_with_index do |part, i|
-            @element.shrink(part).each { |c| yield replace_at(raw, i, c) }
-          end
+          false
         end
       end
     end

@@ -3,15 +3,10 @@
 module Loom
   module Check
     module Arbitraries
-      # true or false; true shrinks to false.
+      # true or false, one choice; true shrinks to false.
       class Boolean < Arbitrary
-        TO_FALSE = [false].freeze
-
         # @see Arbitrary#generate
-        def generate(rng, _size) = rng.rand(2).zero?
-
-        # @see Arbitrary#shrink
-        def shrink(raw) = raw ? TO_FALSE : EMPTY
+        def generate(choices, _size) = choices.boolean
 
         # @return [String]
         def inspect = "boolean"

@@ -4,12 +4,12 @@ module Loom
   module Check
     module Arbitraries
       # Values drawn from an arbitrary chosen by a function of a source value
-      # (bind / flat_map). The raw value is [source raw, seed, size, inner raw]:
-      # the seed regenerates the inner value when the source shrinks, since
-      # the old inner value may not fit the new inner arbitrary.
+      # (bind / flat_map). The inner value's choices follow the source's in
+      # the same sequence, so the shrinker shrinks both together: it keeps
+      # the inner value while shrinking the source (replayed through the new
+      # inner arbitrary), instead of drawing a new one. The raw value is
+      # [source raw, inner arbitrary, inner raw].
       class Bound < Arbitrary
-        SEED_RANGE = 2**62
-
         # @param source [Arbitrary]
         # @param function [Proc] returns an Arbitrary for a source value
         def initialize(source, function)
@@ -21,28 +21,19 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size)
-          outer = @source.generate(rng, size)
-          seed = rng.rand(SEED_RANGE)
-          [outer, seed, size, inner_for(outer).generate(Random.new(seed), size)]
+        def generate(choices, size)
+          choices.span(self) do
+            outer = @source.generate(choices, size)
+            inner = inner_for(outer)
+            [outer, inner, inner.generate(choices, size)]
+          end
         end
 
         # @see Arbitrary#realize
-        def realize(raw) = inner_for(raw[0]).realize(raw[3])
+        def realize(raw) = raw[1].realize(raw[2])
 
         # @see Arbitrary#plain?
         def plain? = false
-
-        # @see Arbitrary#shrink
-        def shrink(raw)
-          outer, seed, size, inner = raw
-          Enumerator.new do |out|
-            inner_for(outer).shrink(inner).each { |c| out << [outer, seed, size, c] }
-            @source.shrink(outer).each do |o|
-              out << [o, seed, size, inner_for(o).generate(Random.new(seed), size)]
-            end
-          end
-        end
 
         # @return [::String]
         def inspect = "#{@source.inspect}.bind"

@@ -33,10 +33,10 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, _size)
-          return rng.rand(PRINTABLE_SIZE) if @total > PRINTABLE_SIZE && rng.rand(2).zero?
-
-          rng.rand(@total)
+        def generate(choices, _size)
+          choices.integer(0, @total - 1, 0) do |rng|
+            @total > PRINTABLE_SIZE && rng.rand(2).zero? ? rng.rand(PRINTABLE_SIZE) : rng.rand(@total)
+          end
         end
 
         # @see Arbitrary#realize
@@ -47,9 +47,6 @@ module Loom
 
         # @see Arbitrary#plain?
         def plain? = false
-
-        # @see Arbitrary#shrink
-        def shrink(raw) = IntegerShrink.candidates(raw, 0)
 
         # @return [String]
         def inspect = @name

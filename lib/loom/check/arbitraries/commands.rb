@@ -4,9 +4,12 @@ module Loom
   module Check
     module Arbitraries
       # Sequences of commands valid for a model: each command is drawn among
-      # those whose precondition holds in the model state reached so far.
-      # Shrinks like an array (drop commands, then shrink their arguments),
-      # keeping only sequences whose preconditions still all hold.
+      # those whose precondition holds in the model state reached so far
+      # (one choice: its index among them), then its arguments. A sequence is
+      # a collection of spans ({Choices#collection}), so shrinking drops
+      # commands and shrinks arguments; since a replay draws every command
+      # among those applicable at that point, every shrunk sequence keeps
+      # its preconditions.
       class Commands < Arbitrary
         # @param spec [Stateful] the commands and initial state
         # @param max [Integer] longest sequence
@@ -18,9 +21,14 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size)
+        def generate(choices, size)
           state = @spec.initial_state
-          ::Array.new(rng.rand(0..size.clamp(1, @max))) { step(rng, size, state) { |s| state = s } }.compact
+          out = []
+          choices.collection(self, 0, @max, choices.random&.rand(0..size.clamp(1, @max))) do
+            command = step(choices, size, state) { |s| state = s }
+            out << command if command
+          end
+          out
         end
 
         # @see Arbitrary#realize
@@ -29,30 +37,17 @@ module Loom
         # @see Arbitrary#plain?
         def plain? = false
 
-        # @see Arbitrary#shrink
-        def shrink(raw)
-          candidates = Enumerator.new do |out|
-            Array.removals(raw, 0) { |c| out << c }
-            raw.each_with_index do |(index, args), i|
-              next unless @commands[index].args
-
-              @commands[index].args.shrink(args).each { |a| out << replace_at(raw, i, [index, a]) }
-            end
-          end
-          candidates.lazy.select { |c| valid?(c) }
-        end
-
         # @return [::String]
         def inspect = "commands(#{@commands.map(&:name).join(', ')})"
 
         private
 
-        def step(rng, size, state)
+        def step(choices, size, state)
           applicable = (0...@commands.size).select { |i| @commands[i].applicable?(state) }
           return nil if applicable.empty?
 
-          index = applicable[rng.rand(applicable.size)]
-          args = @commands[index].args&.generate(rng, size)
+          index = applicable[choices.integer(0, applicable.size - 1, 0)]
+          args = @commands[index].args&.generate(choices, size)
           return nil unless @commands[index].applicable?(state, args_of(index, args))
 
           yield @commands[index].advance(state, args_of(index, args))
@@ -65,16 +60,6 @@ module Loom
 
           value = arbitrary.realize(raw)
           arbitrary.is_a?(Tuple) ? value : [value]
-        end
-
-        def valid?(raw)
-          state = @spec.initial_state
-          raw.all? do |index, args|
-            values = args_of(index, args)
-            ok = @commands[index].applicable?(state, values)
-            state = @commands[index].advance(state, values) if ok
-            ok
-          end
         end
       end
     end

@@ -3,7 +3,7 @@
 module Loom
   module Check
     module Arbitraries
-      # Always the same value (nil for `Loom::Check.nil`); never shrinks.
+      # Always the same value (nil for `Loom::Check.nil`); makes no choice.
       class Constant < Arbitrary
         # @param value [Object]
         def initialize(value)
@@ -12,7 +12,7 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(_rng, _size) = @value
+        def generate(_choices, _size) = @value
 
         # @return [String]
         def inspect = "constant(#{@value.inspect})"

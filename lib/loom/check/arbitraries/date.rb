@@ -26,16 +26,15 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size) = @integers.generate(rng, size)
+        def generate(choices, _size)
+          choices.integer(@integers.min, @integers.max, @target) { |rng| @integers.fresh(rng, EMPTY) }
+        end
 
         # @see Arbitrary#realize
         def realize(raw) = @time ? ::Time.at(raw).utc : ::Date.jd(raw)
 
         # @see Arbitrary#plain?
         def plain? = false
-
-        # @see Arbitrary#shrink
-        def shrink(raw) = IntegerShrink.candidates(raw, @target)
 
         # @return [::String]
         def inspect = @time ? "time" : "date"

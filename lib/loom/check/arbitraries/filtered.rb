@@ -4,8 +4,11 @@ module Loom
   module Check
     module Arbitraries
       # Values of a source arbitrary that a predicate accepts. Generation gives
-      # up after `max_attempts` rejections in a row (Pbt loops forever);
-      # shrinking keeps only accepted candidates.
+      # up after `max_attempts` rejections in a row (Pbt loops forever). Each
+      # rejection lets the size grow by one (up to Sizing::MAX_SIZE), so that
+      # on the first runs, whose size is 0, `array(x).filter { |a| a.size >= 3 }`
+      # finds arrays instead of giving up on empty ones. Rejected attempts are
+      # discarded spans of the choices, which the shrinker drops.
       class Filtered < Arbitrary
         # Rejections in a row before giving up: a filter that rejects 99% still passes.
         MAX_ATTEMPTS = 100
@@ -27,10 +30,14 @@ module Loom
 
         # @see Arbitrary#generate
         # @raise [FilterExhaustedError] after max_attempts rejections in a row
-        def generate(rng, size)
-          @max_attempts.times do
-            raw = @source.generate(rng, size)
-            return raw if @predicate.call(@source.realize(raw))
+        def generate(choices, size)
+          @max_attempts.times do |attempt|
+            grown = attempt.clamp(size, [size, Sizing::MAX_SIZE].max)
+            raw, kept = choices.attempt(self) do
+              raw = @source.generate(choices, grown)
+              [raw, @predicate.call(@source.realize(raw))]
+            end
+            return raw if kept
           end
           raise FilterExhaustedError, "filter on #{@source.inspect} rejected #{@max_attempts} values in a row; " \
                                       "loosen the predicate, or build valid values with map instead of filter"
@@ -41,9 +48,6 @@ module Loom
 
         # @see Arbitrary#plain?
         def plain? = @source.plain?
-
-        # @see Arbitrary#shrink
-        def shrink(raw) = @source.shrink(raw).lazy.select { |c| @predicate.call(@source.realize(c)) }
 
         # @return [::String]
         def inspect = "#{@source.inspect}.filter"

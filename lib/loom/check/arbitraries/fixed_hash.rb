@@ -3,8 +3,7 @@
 module Loom
   module Check
     module Arbitraries
-      # A Hash with fixed keys, each value from its own arbitrary; shrinks the
-      # values one key at a time.
+      # A Hash with fixed keys, each value from its own arbitrary.
       class FixedHash < Arbitrary
         attr_reader :keys
 
@@ -16,16 +15,13 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size) = @tuple.generate(rng, size)
+        def generate(choices, size) = @tuple.generate(choices, size)
 
         # @see Arbitrary#realize
         def realize(raw) = @keys.zip(@tuple.realize(raw)).to_h
 
         # @see Arbitrary#plain?
         def plain? = false
-
-        # @see Arbitrary#shrink
-        def shrink(raw) = @tuple.shrink(raw)
 
         # @return [String]
         def inspect

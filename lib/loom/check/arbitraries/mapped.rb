@@ -4,7 +4,7 @@ module Loom
   module Check
     module Arbitraries
       # Values of a source arbitrary passed through a function; the raw value
-      # is the source's, so shrinking happens on the source.
+      # is the source's, and shrinking works on the choices behind it.
       class Mapped < Arbitrary
         # @param source [Arbitrary]
         # @param function [Proc]
@@ -17,16 +17,13 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size) = @source.generate(rng, size)
+        def generate(choices, size) = @source.generate(choices, size)
 
         # @see Arbitrary#realize
         def realize(raw) = @function.call(@source.realize(raw))
 
         # @see Arbitrary#plain?
         def plain? = false
-
-        # @see Arbitrary#shrink
-        def shrink(raw) = @source.shrink(raw)
 
         # @return [::String]
         def inspect = "#{@source.inspect}.map"

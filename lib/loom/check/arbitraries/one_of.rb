@@ -4,11 +4,13 @@ module Loom
   module Check
     module Arbitraries
       # A choice among arbitraries (plain values become constants), optionally
-      # weighted. The raw value is [choice, inner raw]; it shrinks first to an
-      # earlier constant choice (earlier means simpler), then within its choice.
+      # weighted. The raw value is [choice, inner raw]. The branch is one
+      # choice, the first branch the simplest; the whole draw is a span, so
+      # the shrinker can move to an earlier branch, replace the draw by its
+      # simplest form or by a draw of the same arbitrary nested inside it.
       class OneOf < Arbitrary
         # @param choices [Array<Arbitrary>]
-        # @param weights [Array<Integer>, nil] one positive weight per choice (nil: equal)
+        # @param weights [Array<Integer>, nil] one weight per choice, not all 0 (nil: equal)
         # @raise [ArgumentError] with no choices or bad weights
         def initialize(choices, weights = nil)
           super()
@@ -17,14 +19,23 @@ module Loom
           weights ||= ::Array.new(choices.size, 1)
           check_weights(weights)
           @choices = choices
-          @cumulative = weights.each_with_object([]) { |w, acc| acc << ((acc.last || 0) + w) }
+          # Only branches of positive weight can be drawn, fresh or replayed.
+          @drawable = (0...choices.size).select { |i| weights[i].positive? }
+          @cumulative = @drawable.each_with_object([]) { |i, acc| acc << ((acc.last || 0) + weights[i]) }
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size)
-          pick = rng.rand(@cumulative.last)
-          index = @cumulative.bsearch_index { |c| c > pick }
-          [index, @choices[index].generate(rng, size)]
+        def generate(choices, size)
+          choices.span(self) do
+            pick = choices.integer(0, @drawable.size - 1, 0) do |rng|
+              next 0 if choices.leaves?
+
+              point = rng.rand(@cumulative.last)
+              @cumulative.bsearch_index { |c| c > point }
+            end
+            index = @drawable[pick]
+            [index, @choices[index].generate(choices, size)]
+          end
         end
 
         # @see Arbitrary#realize
@@ -33,17 +44,7 @@ module Loom
         # @see Arbitrary#plain?
         def plain? = false
 
-        # @see Arbitrary#shrink
-        def shrink(raw)
-          index, inner = raw
-          earlier = (0...index).select { |i| @choices[i].is_a?(Constant) }.map { |i| [i, @choices[i].generate(nil, 0)] }
-          Enumerator.new do |out|
-            earlier.each { |c| out << c }
-            @choices[index].shrink(inner).each { |c| out << [index, c] }
-          end
-        end
-
-        # @return [::String]
+        # @return [String]
         def inspect = "one_of(#{@choices.map(&:inspect).join(', ')})"
 
         private

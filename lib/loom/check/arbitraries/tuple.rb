@@ -3,8 +3,7 @@
 module Loom
   module Check
     module Arbitraries
-      # A fixed-length Array, one value per arbitrary; shrinks one position at
-      # a time, left to right.
+      # A fixed-length Array, one value per arbitrary, drawn left to right.
       class Tuple < Arbitrary
         attr_reader :arbitraries
 
@@ -16,22 +15,13 @@ module Loom
         end
 
         # @see Arbitrary#generate
-        def generate(rng, size) = @arbitraries.map { |a| a.generate(rng, size) }
+        def generate(choices, size) = @arbitraries.map { |a| a.generate(choices, size) }
 
         # @see Arbitrary#realize
         def realize(raw) = @plain ? raw.dup : raw.each_with_index.map { |r, i| @arbitraries[i].realize(r) }
 
         # @see Arbitrary#plain?
         def plain? = false
-
-        # @see Arbitrary#shrink
-        def shrink(raw)
-          Enumerator.new do |out|
-            raw.each_with_index do |part, i|
-              @arbitraries[i].shrink(part).each { |c| out << replace_at(raw, i, c) }
-            end
-          end
-        end
 
         # @return [String]
         def inspect = "tuple(#{@arbitraries.map(&:inspect).join(', ')})"

@@ -7,7 +7,7 @@ module Loom
     class FiberRefusedError < Loom::Error; end
 
     # A pooled fiber that runs concurrent procs one after the other. It is the
-    # fiber-local "evaluation context" of its fiber: {Evaluation.current}
+    # fiber-local "evaluation context" of its fiber: `Evaluation.current`
     # asks it for the evaluation it is running, created lazily, so a
     # call_nonblock that never waits allocates no evaluation at all.
     #

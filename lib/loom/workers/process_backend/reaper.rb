@@ -20,13 +20,13 @@ module Loom
         # @param pid [Integer] a worker that was killed or told to stop
         # @return [void]
         def push(pid)
-          @lock.synchronize do
+          started = @lock.synchronize do
             @pids << pid
-            next if @running
+            next true if @running
 
-            @running = true
-            Thread.new { run }.name = "loom-reaper"
+            @running = start_thread
           end
+          run unless started # no thread to be had: reap here
         end
 
         # @param limit [Numeric] seconds
@@ -45,6 +45,16 @@ module Loom
         end
 
         private
+
+        # @return [Boolean] false when Ruby refuses a new thread: once the
+        #   main thread has ended (a lane stopping while the process exits)
+        #   Thread.new raises "can't alloc thread".
+        def start_thread
+          Thread.new { run }.name = "loom-reaper"
+          true
+        rescue ThreadError
+          false
+        end
 
         def run
           while (pid = next_pid)

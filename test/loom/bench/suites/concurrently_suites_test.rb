@@ -77,6 +77,17 @@ class ConcurrentlySuitesTest < Minitest::Test
     end
   end
 
+  # Without the gem (loom installed as a gem, the peers not) the rows are
+  # skipped with a note, as async's are, instead of failing in their set-up.
+  def test_concurrently_rows_name_the_gem_and_the_harness_only_looks_it_up
+    rows("concurrently").each do |row|
+      assert_includes row.requires, "concurrently", row.name
+      assert_predicate row, :isolate?, row.name
+      assert_nil row.load_requirements(resolve_only: true), row.name
+    end
+    refute($LOADED_FEATURES.any? { |file| file.include?("concurrently-1.2.0") }, "looking it up loaded it")
+  end
+
   def test_the_spawn_suite_compares_loom_with_async_and_runs_a_million_pending_evaluations
     spawn = suites.last
 

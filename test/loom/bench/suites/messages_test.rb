@@ -6,8 +6,11 @@ require "loom/bench"
 # The messages suite's process workers (they close nothing they inherit and
 # are killed at the end) and its per-trial estimates.
 class MessagesSuiteTest < Minitest::Test
+  # Loaded once: loading the file again redefines its constants, which Ruby warns about.
+  def self.loaded = @loaded ||= load(File.join(Loom::Bench::SUITES_DIR, "messages.rb"))
+
   def suite
-    load File.join(Loom::Bench::SUITES_DIR, "messages.rb")
+    self.class.loaded
     Loom::Bench::MessagesSuite
   end
 

@@ -62,6 +62,10 @@ module Loom
         def row(name, library:, code:, **options)
           label = "#{PREFIX.fetch(library, library)} #{name}"
           options = { isolate: library == "concurrently" }.merge(options)
+          # Named, not loaded, by the harness (the row is isolated): without the
+          # gem the row is skipped with a note, as async's rows are, instead of
+          # failing every trial in its set-up.
+          options[:requires] = ["concurrently", *options[:requires]] if library == "concurrently"
           @suite.row(label, library: library, **options) do |r|
             r.code(printed(code, library))
             r.setup { |ctx| prepare(library, code, "#{@suite.name}/#{label}", ctx) }

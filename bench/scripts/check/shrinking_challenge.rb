@@ -1,0 +1,141 @@
+# frozen_string_literal: true
+
+# The Shrinking Challenge (github.com/jlink/shrinking-challenge) on loom and
+# on pbt 0.7.0: for each row and each seed, one check at the library's
+# defaults (100 runs), inline; the share of seeds that end on the
+# challenge's minimum, and per shrink the steps and the property
+# evaluations it took (medians [min-max] over the seeds that failed).
+#
+#   bundle exec ruby -Ilib -Itest bench/scripts/check/shrinking_challenge.rb [--seeds 100] [--rows a,b] [--no-pbt]
+#
+# The loom rows are test/support/shrinking_challenges.rb (the test's), then
+# two variants the test does not assert (bound5 and binheap with jqwik's
+# generators). An older loom (before `lazy`) runs calculator and binheap
+# unrolled to depth 6: `-I /tmp/loom-old/lib` with that tree's checkout.
+# pbt 0.7.0 has no bind, no one_of over arbitraries and no recursion, so
+# calculator, lengthlist and binheap have no pbt port.
+require "optparse"
+require "loom/check"
+require_relative "../../../test/support/shrinking_challenges"
+
+options = { seeds: 100, rows: nil, pbt: true }
+OptionParser.new do |o|
+  o.on("--seeds N", Integer) { |n| options[:seeds] = n }
+  o.on("--rows LIST", Array) { |r| options[:rows] = r }
+  o.on("--[no-]pbt") { |v| options[:pbt] = v }
+end.parse!
+
+# pbt 0.7.0 ports of the rows it can express, with the same minimum tests.
+module PbtChallenges
+  def self.load
+    require "pbt"
+    true
+  rescue LoadError
+    false
+  end
+
+  def self.difference(failing)
+    lambda do |calls|
+      Pbt.property(Pbt.integer(min: 1, max: ShrinkingChallenges::INT32_MAX),
+                   Pbt.integer(min: 1, max: ShrinkingChallenges::INT32_MAX)) do |a, b|
+        calls[0] += 1
+        raise "fails" unless a < 10 || !failing.call((a - b).abs)
+      end
+    end
+  end
+
+  def self.check(calls, condition)
+    calls[0] += 1
+    raise "fails" unless condition
+  end
+
+  def self.ports # rubocop:disable Metrics/AbcSize,Metrics/MethodLength -- a table of ports
+    sc = ShrinkingChallenges
+    bounded = lambda do |max|
+      Pbt.array(Pbt.integer(min: sc::INT16.min, max: sc::INT16.max), max: max).filter { |l| sc.sum16(l) < 256 }
+    end
+    bound5 = ->(max) { ->(c) { Pbt.property(Pbt.tuple(*[bounded.call(max)] * 5)) { |p| check(c, sc.sum16(p.flatten) < 5 * 256) } } }
+    {
+      "bound5" => bound5.call(1),
+      "bound5 (jqwik's lists of up to 10)" => bound5.call(10),
+      "large_union_list" => ->(c) { Pbt.property(Pbt.array(Pbt.array(Pbt.integer))) { |l| check(c, l.flatten.uniq.size < 5) } },
+      "reverse" => ->(c) { Pbt.property(Pbt.array(Pbt.integer)) { |l| check(c, l.reverse == l) } },
+      "difference_must_not_be_zero" => difference(:zero?.to_proc),
+      "difference_must_not_be_small" => difference(->(d) { d.between?(1, 4) }),
+      "difference_must_not_be_one" => difference(->(d) { d == 1 }),
+      "coupling" => lambda { |c|
+        Pbt.property(Pbt.array(Pbt.integer(min: 0, max: 10))) do |ls|
+          c[0] += 1
+          next unless ls.all? { |v| v < ls.size }
+          raise "fails" unless ls.each_with_index.all? { |j, i| i == j || ls[j] != i }
+        end
+      },
+      "deletion" => lambda { |c|
+        Pbt.property(Pbt.array(Pbt.integer), Pbt.integer(min: 0, max: 10)) do |ls, i|
+          c[0] += 1
+          next unless i < ls.size
+
+          copy = ls.dup
+          copy.delete_at(copy.index(ls[i]))
+          raise "fails" if copy.include?(ls[i])
+        end
+      },
+      "distinct" => ->(c) { Pbt.property(Pbt.array(Pbt.integer)) { |l| check(c, l.uniq.size < 3) } },
+      "nestedlists" => lambda { |c|
+        Pbt.property(Pbt.array(Pbt.array(Pbt.integer(min: 0, max: 0)))) { |l| check(c, l.sum(&:size) <= 10) }
+      }
+    }
+  end
+
+  def self.run(build, row, seed)
+    calls = [0]
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    details = Pbt.check(seed: seed, num_runs: 100, worker: :none) { build.call(calls) }
+    seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+    cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu
+    failed = details.failed
+    ce = details.counterexample
+    { found: failed ? true : false, minimal: failed && row.minimal.call(ce), shrinks: details.num_shrinks.to_i,
+      evaluations: calls[0] - details.num_runs.to_i, seconds: seconds, cpu: cpu, counterexample: ce }
+  end
+end
+
+def median(values) = values.empty? ? nil : values.sort[(values.size - 1) / 2]
+
+def spread(values, format = "%d")
+  return "-" if values.empty?
+
+  "#{format % median(values)} [#{format % values.min}-#{format % values.max}]"
+end
+
+def summarize(name, outcomes)
+  failed = outcomes.select { |o| o[:found] }
+  share = 100.0 * outcomes.count { |o| o[:minimal] } / outcomes.size
+  misses = outcomes.reject { |o| o[:minimal] }.first(2).map { |o| o[:counterexample].inspect[0, 60] }
+  format("| %-28s | %3d/%3d | %5.1f%% | %-18s | %-22s | %-22s | %-6s | %s |", name, failed.size, outcomes.size, share,
+         spread(failed.map { |o| o[:shrinks] }), spread(failed.map { |o| o[:evaluations] }),
+         spread(failed.map { |o| o[:seconds] * 1000 }, "%.2f"), format("%.2f", median(failed.map { |o| o[:cpu] * 1000 }) || 0),
+         misses.join(" ; "))
+end
+
+header = "| row | found | minimal | shrink steps | evaluations per shrink | ms per check (wall) | CPU ms | misses (first 2) |"
+puts "Ruby #{RUBY_VERSION}#{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? ' --yjit' : ''}, " \
+     "seeds 1..#{options[:seeds]}, loom at #{`git rev-parse --short HEAD`.strip}"
+rows = ShrinkingChallenges.rows + ShrinkingChallenges.variants
+rows = rows.select { |r| options[:rows].include?(r.name) } if options[:rows]
+puts "\nloom", header, "|---|---|---|---|---|---|---|---|"
+rows.each do |row|
+  puts summarize(row.name, (1..options[:seeds]).map { |seed| ShrinkingChallenges.run(row, seed) })
+  $stdout.flush
+end
+exit unless options[:pbt] && PbtChallenges.load
+
+puts "\npbt #{Pbt::VERSION}", header, "|---|---|---|---|---|---|---|---|"
+ports = PbtChallenges.ports
+rows.each do |row|
+  next puts("| #{row.name} | no port: pbt 0.7.0 has no bind, no one_of over arbitraries, no recursion |") unless ports[row.name]
+
+  puts summarize(row.name, (1..options[:seeds]).map { |seed| PbtChallenges.run(ports[row.name], row, seed) })
+  $stdout.flush
+end

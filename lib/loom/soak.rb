@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+require_relative "../loom"
+
+module Loom
+  # `loom soak`: mixed load for minutes on end (concurrent procs with waits
+  # and timeouts, Timeout.timeout, IO over pipes and localhost sockets,
+  # promises across threads, pools of every backend made and dropped),
+  # with every result checked and the process's RSS, file descriptors,
+  # threads and child processes sampled as it goes. It fails when a result
+  # is wrong, a round hangs, or anything grows beyond a limit after the
+  # warm-up. See docs/workers.md, "Soak".
+  #
+  # @example
+  #   Loom::Soak::CLI.new(%w[--seconds 60]).run # => 0 when clean
+  module Soak
+    # The base of the soak's own errors.
+    class Error < Loom::Error; end
+
+    # A load saw a result other than the one it expected.
+    class WrongResult < Error; end
+
+    # Bad command-line input.
+    class UsageError < Error; end
+
+    # Raised in the main thread by the watchdog: a round did not finish.
+    class Stuck < Error; end
+  end
+end
+
+require_relative "soak/sample"
+require_relative "soak/trend"
+require_relative "soak/load"
+require_relative "soak/loads"
+require_relative "soak/watchdog"
+require_relative "soak/load_thread"
+require_relative "soak/runner"
+require_relative "soak/cli"

@@ -1,0 +1,88 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "loom/soak"
+require "stringio"
+
+# `loom soak` end to end, with small loads of the test's own: exit 0 when
+# clean, 1 on a wrong result or a stuck round, 2 on bad input.
+class SoakCLITest < Minitest::Test
+  # Counts; every result right.
+  class Counting < Loom::Soak::Load
+    def name = :test_counting
+
+    def round(_random)
+      check 2, 1 + 1, "arithmetic"
+      sleep 0.01
+    end
+  end
+
+  # Every third round is wrong.
+  class Wrong < Counting
+    def name = :test_wrong
+
+    def round(random)
+      @round = (@round || 0) + 1
+      check 0, @round % 3, "every third round"
+      super
+    end
+  end
+
+  # Never finishes its second round.
+  class Hanging < Counting
+    def name = :test_hanging
+
+    def round(random)
+      @round = (@round || 0) + 1
+      sleep if @round == 2
+      super
+    end
+  end
+
+  Loom::Soak::Loads.register(:test_counting) { Counting.new }
+  Loom::Soak::Loads.register(:test_wrong) { Wrong.new }
+  Loom::Soak::Loads.register(:test_hanging) { Hanging.new }
+
+  def soak(*argv)
+    out = StringIO.new
+    status = Loom::Soak::CLI.new(argv, out: out).run
+    [status, out.string]
+  end
+
+  def test_a_clean_run_samples_and_passes
+    status, out = soak("--seconds", "1.2", "--interval", "0.3", "--only", "test_counting")
+    assert_equal 0, status, out
+    assert_match(/loads: test_counting/, out)
+    assert_operator out.lines.grep(/^\s+\d+s\s/).size, :>=, 3, "a line per sample"
+    assert_match(/^OK: \d+ rounds, \d+ results checked, none wrong/, out)
+  end
+
+  def test_a_wrong_result_fails_the_soak
+    status, out = soak("--seconds", "0.6", "--interval", "0.3", "--only", "test_wrong")
+    assert_equal 1, status
+    assert_match(/FAILED test_wrong: Loom::Soak::WrongResult: test_wrong: every third round: expected 0, got 1/, out)
+    assert_match(/^FAILED: \d+ failures/, out)
+    assert_match(/^failures by load: test_wrong \d+$/, out)
+  end
+
+  def test_a_stuck_round_fails_the_soak_with_the_threads
+    status, out = Loom::Soak::Runner.new([Hanging.new], plan(stuck: 1.5), out: StringIO.new).then do |runner|
+      [runner.run, runner.failures.join]
+    end
+    refute status
+    assert_match(/Stuck: a round did not finish within 1.5 s/, out)
+  end
+
+  def plan(**options)
+    Loom::Soak::Runner::Plan.new(seconds: 5, interval: 1, warmup: 0, limit: 0.1, seed: 1, **options)
+  end
+
+  def test_bad_input_is_a_usage_error
+    assert_equal 2, soak("--seconds", "0").first
+    assert_equal 2, soak("--bogus").first
+    status, out = soak("--only", "nope")
+    assert_equal 2, status
+    assert_match(/unknown load :nope; the loads are procs, timeouts/, out)
+    assert_equal 0, soak("--help").first
+  end
+end

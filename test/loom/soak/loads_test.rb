@@ -1,0 +1,93 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "loom/soak"
+require "timeout"
+
+# A few rounds of each built-in soak load: every result it checks is
+# right. Loads that meet a known core bug skip, naming it, until the fix
+# lands (the soak itself fails on them, as it should).
+class SoakLoadsTest < Minitest::Test
+  include WorkerCounts
+  include QuietProcErrors
+
+  def run_rounds(name, rounds: 3, **options)
+    load = Loom::Soak::Loads.build([name], options).first
+    thread = Loom::Soak::LoadThread.new(load)
+    random = Random.new(7)
+    Timeout.timeout(60) { rounds.times { thread.round(random) } }
+    assert_operator load.checks, :>=, rounds
+  ensure
+    thread&.close
+    load&.close
+  end
+
+  def test_procs = run_rounds(:procs)
+
+  def test_pools
+    before = worker_counts
+    run_rounds(:pools, rounds: 2)
+    assert_nothing_leaked(before, "the pools load")
+  end
+
+  def test_promises
+    skip "Promise#wait(timeout) on Ruby 3.3 (issue 13)" unless Loom::Promise.new.wait(0.001) == false
+    run_rounds(:promises)
+  end
+
+  def test_pipes
+    skip "IO under Loom.run on Ruby #{RUBY_VERSION} (issue 13: the scheduler's io_read/io_write)" unless io_in_run?
+    run_rounds(:pipes)
+  end
+
+  def test_sockets
+    skip "IO under Loom.run on Ruby #{RUBY_VERSION} (issue 13: the scheduler's io_read/io_write)" unless io_in_run?
+    run_rounds(:sockets)
+  end
+
+  def test_timeouts
+    skip "Timeout.timeout inside Loom.run under load (issue 14, core item 1)" unless timeout_in_run?
+    run_rounds(:timeouts)
+  end
+
+  def test_ractors_in_a_helper_process
+    skip "no ractors on this Ruby" unless defined?(Ractor)
+    run_rounds(:ractors, ractor: true)
+  end
+
+  private
+
+  def io_in_run?
+    Thread.new do
+      Loom.run do
+        reader, writer = IO.pipe
+        Loom.concurrently { writer.write("x") && writer.close }
+        reader.read == "x"
+      end
+    rescue StandardError
+      false
+    end.value
+  end
+
+  # issue 14's first repro, small
+  def timeout_in_run?
+    Thread.new do
+      Loom.run do
+        queue = Thread::Queue.new
+        busy = true
+        spinner = Loom.concurrently do
+          while busy
+            Loom.concurrently { sleep 0.001 }
+            sleep 0.0001
+          end
+        end
+        100.times { Timeout.timeout(0.002) { queue.pop } rescue Timeout::Error } # rubocop:disable Style/RescueModifier
+        busy = false
+        spinner.await_result
+        true
+      end
+    rescue StandardError
+      false
+    end.value
+  end
+end

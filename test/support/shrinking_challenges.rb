@@ -1,0 +1,58 @@
+# frozen_string_literal: true
+
+require "loom/check"
+
+# The Shrinking Challenge (github.com/jlink/shrinking-challenge,
+# challenges/*.md) written with Loom::Check's public API: 13 rows, each a
+# property that fails, the counterexample the challenge calls minimal, and
+# a test of a counterexample against it. Used by
+# test/loom/check/shrinking_challenge_test.rb and by
+# bench/scripts/check/shrinking_challenge.rb (which also runs the pbt ports).
+#
+# Each property counts its evaluations in a one-element Array so that a
+# runner can report evaluations per shrink (inline checks only).
+module ShrinkingChallenges
+  C = Loom::Check
+
+  # name, the minimum as the challenge writes it, a builder
+  # ->(calls) { Property } and a test ->(counterexample) { Boolean }.
+  Row = Struct.new(:name, :minimum, :build, :minimal, keyword_init: true)
+
+  # The rows, in the issue's order.
+  NAMES = %i[bound5 large_union_list reverse calculator lengthlist difference_must_not_be_zero
+             difference_must_not_be_small difference_must_not_be_one binheap coupling deletion distinct
+             nestedlists].freeze
+
+  # @return [Array<Row>]
+  def self.rows = NAMES.map { |name| public_send(name) }
+
+  # Variants measured beside the rows, not asserted: the other ports' generators.
+  # @return [Array<Row>]
+  def self.variants = [bound5_jqwik, binheap_jqwik]
+
+  # A property whose block counts its calls in calls[0].
+  def self.counted(calls, *arbitraries, &block)
+    C.property(*arbitraries) do |*args|
+      calls[0] += 1
+      block.call(*args)
+    end
+  end
+
+  # One check of a row on one seed, inline.
+  # @return [Hash] found:, minimal:, shrinks:, evaluations: (of the shrink phase), seconds:, cpu: (seconds),
+  #   counterexample:
+  def self.run(row, seed, **options)
+    calls = [0]
+    property = row.build.call(calls)
+    started = [Process::CLOCK_MONOTONIC, Process::CLOCK_PROCESS_CPUTIME_ID].map { |c| Process.clock_gettime(c) }
+    result = C.check(property, seed: seed, **options)
+    wall, cpu = [Process::CLOCK_MONOTONIC, Process::CLOCK_PROCESS_CPUTIME_ID].map { |c| Process.clock_gettime(c) }
+    { found: result.failed?, minimal: result.failed? && row.minimal.call(result.counterexample),
+      shrinks: result.shrinks, evaluations: calls[0] - result.runs, seconds: wall - started[0], cpu: cpu - started[1],
+      counterexample: result.counterexample }
+  end
+end
+
+require_relative "shrinking_challenges/lists"
+require_relative "shrinking_challenges/numbers"
+require_relative "shrinking_challenges/trees"

@@ -77,11 +77,12 @@ module Loom
       # first error, the caller's Interrupt), the map's chunks still running
       # in ractors are stopped: a ractor would otherwise run them to their end.
       # @param items [Array]
+      # @param handler [#call] the pool's block (the lanes run their shareable copy)
       # @param timeout [Numeric, nil] seconds for the whole map
       # @param fail_fast [Boolean]
       # @return [Array] results in input order
-      def map(items, timeout: nil, fail_fast: true)
-        job = Job.new(items, fail_fast: fail_fast)
+      def map(items, handler, timeout: nil, fail_fast: true)
+        job = Job.new(items, handler, fail_fast: fail_fast)
         dispatch(job, timeout)
         begin
           job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)

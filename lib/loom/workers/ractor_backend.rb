@@ -37,6 +37,18 @@ module Loom
         end
 
         # @api private
+        # Closes a worker's inbox at the running collector. With none (it
+        # stopped, or Ruby killed its thread at exit) there is nothing to
+        # close, and no collector is started for it: at exit Ruby starts no
+        # threads ("can't alloc thread").
+        # @param token [Integer]
+        # @return [void]
+        def close_inbox(token)
+          current = @collector_lock.synchronize { @collector if @collector_pid == Process.pid && @collector&.alive? }
+          current&.close(token)
+        end
+
+        # @api private
         # @param handler [Proc]
         # @return [Proc] the handler made shareable
         # @raise [NotShareableError] when it cannot be

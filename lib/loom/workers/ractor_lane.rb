@@ -173,7 +173,7 @@ module Loom
       rescue Ractor::ClosedError
         nil
       ensure
-        RactorBackend.collector.close(token)
+        RactorBackend.close_inbox(token)
       end
 
       def stop_worker
@@ -182,7 +182,7 @@ module Loom
       rescue Ractor::ClosedError, Ractor::Error
         nil # it has ended
       ensure
-        RactorBackend.collector.close(@token)
+        RactorBackend.close_inbox(@token)
       end
     end
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "loop"
+require_relative "procs/waits"
 require_relative "procs/evaluation"
 require_relative "procs/proc"
 require_relative "procs/proc/worker"

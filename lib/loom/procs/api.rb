@@ -23,6 +23,7 @@ module Loom
     #   evaluation.resume! :value
     #   evaluation.await_result # => :value
     def await_resume!(within: nil, timeout_result: Evaluation::TIMEOUT)
+      within = Waits.within!(within) if within
       (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__.__await__(within, timeout_result)
     end
 
@@ -55,6 +56,8 @@ module Loom
     #   w.write "x"
     #   Loom.await_readable(r) # => true
     def await_readable(io, within: nil, timeout_result: false)
+      io = Waits.io!(io) unless io.is_a?(IO)
+      within = Waits.within!(within) if within
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
       watch = evaluation.__loop__.io
       # A readiness token from the loop's last sweep (see EventLoop::IOWatch)
@@ -78,6 +81,8 @@ module Loom
     #   _r, w = IO.pipe
     #   Loom.await_writable(w) # => true
     def await_writable(io, within: nil, timeout_result: false)
+      io = Waits.io!(io) unless io.is_a?(IO)
+      within = Waits.within!(within) if within
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
       watch = evaluation.__loop__.io
       return true if watch.take_writable(io) # as in await_readable
@@ -121,6 +126,8 @@ module Loom
     #   fast = Loom.concurrently { :fast }
     #   Loom.await_fastest(slow, fast) # => fast
     def await_fastest(*evaluations, within: nil, timeout_result: Evaluation::TIMEOUT)
+      Waits.evaluations!(evaluations)
+      within = Waits.within!(within) if within
       concluded = evaluations.find(&:concluded?)
       return concluded if concluded
 

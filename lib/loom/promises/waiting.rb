@@ -19,10 +19,14 @@ module Loom
       # @api private
       # @param timeout [Object] the timeout a caller passed
       # @return [Float, nil] the timeout in seconds
-      # @raise [ArgumentError] unless nil or a number >= 0
+      # @raise [TypeError] unless nil or a real number
+      # @raise [ArgumentError] for a negative number or NaN
       def self.check_timeout(timeout)
-        return nil if timeout.nil?
-        return timeout.to_f if timeout.is_a?(Numeric) && timeout >= 0
+        return nil if timeout.nil? || timeout == Float::INFINITY # both: wait for ever
+        unless timeout.is_a?(Numeric) && timeout.real?
+          raise TypeError, "timeout must be nil (wait for ever) or seconds >= 0, got #{timeout.inspect}"
+        end
+        return timeout.to_f if timeout >= 0 # false for NaN
 
         raise ArgumentError, "timeout must be nil (wait for ever) or seconds >= 0, got #{timeout.inspect}"
       end
@@ -56,8 +60,7 @@ module Loom
       # lookup decides between the loop and a thread's wait.
       # @return [Boolean] whether the promise is resolved
       def await(timeout)
-        if timeout
-          timeout = Waiting.check_timeout(timeout)
+        if timeout && (timeout = Waiting.check_timeout(timeout))
           return !pending? if timeout.zero?
 
           deadline = Waiting.now + timeout

@@ -7,6 +7,7 @@ require_relative "loads/sockets"
 require_relative "loads/promises"
 require_relative "loads/pools"
 require_relative "loads/ractors"
+require_relative "loads/doors"
 
 module Loom
   module Soak
@@ -56,6 +57,7 @@ module Loom
       register(:promises) { Promises.new }
       register(:pools) { Pools.new }
       register(:ractors) { |options| Ractors.new if options.fetch(:ractor, false) }
+      register(:doors) { Doors.new }
     end
   end
 end

@@ -65,7 +65,22 @@ class PromiseTest < Minitest::Test
 
   def test_bad_timeout
     assert_raises(ArgumentError) { Loom::Promise.new.wait(-1) }
-    assert_raises(ArgumentError) { Loom::Promise.new.value("1") }
+    assert_raises(ArgumentError) { Loom::Promise.new.wait(Float::NAN) }
+    error = assert_raises(TypeError) { Loom::Promise.new.value("1") }
+    assert_match(/timeout .*"1"/, error.message)
+  end
+
+  def test_infinity_waits_for_ever_like_nil_from_a_thread_and_a_fiber
+    promise = Loom::Promise.new
+    waiter = Thread.new { promise.value(Float::INFINITY) }
+    Thread.pass while waiter.status == "run"
+    promise.fulfill(:late)
+    assert_equal :late, waiter.value
+    other = Loom::Promise.new
+    fiber = Loom.concurrently { other.value!(Float::INFINITY) }
+    Loom.wait 0
+    other.fulfill(:fiber)
+    assert_equal :fiber, fiber.await_result(within: 30)
   end
 
   def test_reset_reuses_a_promise

@@ -78,6 +78,7 @@ module Loom
           within = opts.fetch(:within, within)
           timeout_result = opts.fetch(:timeout_result, timeout_result)
         end
+        within = Waits.within!(within) if within
         # concluded: read inline (bench call_methods_waiting "call_detached" awaits 99 of 100 that way)
         result = @state == CONCLUDED ? @slot : __result_or_wait__(within, timeout_result)
         result = yield result if block_given?

@@ -184,6 +184,28 @@ class RactorFaultsTest < Minitest::Test
     assert_signal_ends_the_map(:TERM)
   end
 
+  # An Interrupt the caller rescues (Ctrl-C in an irb session), once both
+  # items run: the map raises it while they still have 300 s to go, they are
+  # stopped (their ensure blocks run), and the pool maps again.
+  def test_an_interrupted_map_stops_its_items_and_the_pool_goes_on
+    result = in_ruby(<<~RUBY)
+      before = counts
+      pool = Loom::Pool.new(worker: :ractor, size: 2, &H::TOLD)
+      caller = Thread.current
+      Thread.new { 2.times { PROBE.pop }; caller.raise(Interrupt) } # once both items run
+      interrupted = begin
+        pool.map([1, 2, 0, 0])
+      rescue Interrupt => e
+        e.class
+      end
+      stopped = ensured(2)
+      later = pool.map([0, 0])
+      pool.shutdown
+      [interrupted, stopped, later, settled(before) == before]
+    RUBY
+    assert_equal [Interrupt, [1, 2], [0, 0], true], result
+  end
+
   private
 
   def assert_signal_ends_the_map(signal)

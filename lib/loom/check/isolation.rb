@@ -11,7 +11,9 @@ module Loom
     # is the obstacle, this re-evaluates the block's source with `nil` as
     # self: the same semantics as `Ractor.new` (no outer variables, no self),
     # checked up front so that a block that reads outer state is reported as
-    # a harness error, not as a failing property.
+    # a harness error, not as a failing property. A block written in a
+    # Minitest test gets {RactorAssertions} as self instead of nil, so that
+    # its assertions work.
     module Isolation
       VARIABLE_READS = %i[LVAR DVAR].freeze
       SELF_READS = %i[IVAR CVAR SELF].freeze
@@ -48,8 +50,19 @@ module Loom
         node, code = parse(predicate)
         check_isolated!(node, predicate)
         # The block's own file and line, so that backtraces point at the user's code: "proc { |x| ... }".
-        shareable = nil.instance_eval("proc #{code}", *predicate.source_location) # rubocop:disable Style/EvalWithLocation
+        shareable = self_for(predicate).instance_eval("proc #{code}", *predicate.source_location) # rubocop:disable Style/EvalWithLocation
         Ractor.make_shareable(shareable)
+      end
+
+      # nil, or for a block written in a Minitest test, an object with its
+      # assertions that works in a ractor ({RactorAssertions}).
+      def self.self_for(predicate)
+        return nil unless defined?(::Minitest::Assertions) && predicate.binding.receiver.is_a?(::Minitest::Assertions)
+
+        require_relative "ractor_assertions"
+        RactorAssertions.instance
+      rescue ArgumentError # a Proc made from a method has no binding
+        nil
       end
 
       def self.parse(predicate)
@@ -91,7 +104,7 @@ module Loom
         node.children.each { |c| walk(c, &visit) }
       end
 
-      private_class_method :cache_key, :reevaluate, :parse, :source, :check_isolated!, :walk
+      private_class_method :cache_key, :reevaluate, :self_for, :parse, :source, :check_isolated!, :walk
     end
   end
 end

@@ -8,6 +8,9 @@ module Loom
     # copied. The block is checked when the pool starts, so that a block a
     # ractor cannot run fails with {NotShareableError}, not deep inside a map.
     class RactorBackend < Backend
+      # Seconds shutdown(kill: true) waits for each lane: a cancelled chunk
+      # ends at once unless an item is stuck in C code, which no one can stop.
+      KILL_WAIT = 2.0
       @warned = nil
       @collector_lock = Mutex.new
 
@@ -34,6 +37,18 @@ module Loom
         end
 
         # @api private
+        # Closes a worker's inbox at the running collector. With none (it
+        # stopped, or Ruby killed its thread at exit) there is nothing to
+        # close, and no collector is started for it: at exit Ruby starts no
+        # threads ("can't alloc thread").
+        # @param token [Integer]
+        # @return [void]
+        def close_inbox(token)
+          current = @collector_lock.synchronize { @collector if @collector_pid == Process.pid && @collector&.alive? }
+          current&.close(token)
+        end
+
+        # @api private
         # @param handler [Proc]
         # @return [Proc] the handler made shareable
         # @raise [NotShareableError] when it cannot be
@@ -49,13 +64,11 @@ module Loom
         # @api private
         # Starts one worker ractor, without Ruby's experimental warning
         # (loom gives its own, once).
-        def start_ractor(token, handler, item_timeout)
+        def start_ractor(token, handler)
           warn_once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(token, handler, item_timeout, name: "loom-worker-#{token}") do |id, h, t|
-            RactorWorker.run(id, h, t)
-          end
+          Ractor.new(token, handler, name: "loom-worker-#{token}") { |id, h| RactorWorker.run(id, h) }
         ensure
           Warning[:experimental] = experimental
         end
@@ -67,9 +80,31 @@ module Loom
 
           @warned = Process.pid
           warn "loom: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
-               "can crash the whole process (File IO in ractors has on 3.1.2). Prefer worker: :process for " \
+               "can crash the whole process (File IO in ractors has crashed 3.1.2). Prefer worker: :process for " \
                "production.", category: :experimental
         end
+      end
+
+      # As {Backend#map}, and however the wait ends (the map's timeout, its
+      # first error, the caller's Interrupt), the map's chunks still running
+      # in ractors are stopped: a ractor would otherwise run them to their end.
+      # @param items [Array]
+      # @param handler [#call] the pool's block (the lanes run their shareable copy)
+      # @param timeout [Numeric, nil] seconds for the whole map
+      # @param fail_fast [Boolean]
+      # @return [Array] results in input order
+      def map(items, handler, timeout: nil, fail_fast: true)
+        job = Job.new(items, handler, fail_fast: fail_fast)
+        dispatch(job, timeout)
+        begin
+          job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- Interrupt above all: the job is left
+          job.cancel(CancelledError.new("the map was interrupted by #{e.class}"))
+          raise
+        ensure
+          stop_chunks(job)
+        end
+        job.value!
       end
 
       private
@@ -80,10 +115,23 @@ module Loom
         @lanes = Array.new(@size) { RactorLane.new(self, @queue, handler, @item_timeout) }
       end
 
+      # The chunks of a job that ended short of its last result (a timeout,
+      # an error, an interrupted wait) that ractors still run.
+      def stop_chunks(job)
+        return if job.completed_count == job.items.size
+
+        @lanes.each { |lane| lane.cancel(job) }
+      end
+
+      # With kill, the chunks in the ractors are stopped too and each lane is
+      # awaited for a bounded time (KILL_WAIT).
       def stop(kill:)
         @queue.close
-        cancel_queued if kill
-        @lanes.each(&:join)
+        return @lanes.each(&:join) unless kill
+
+        cancel_queued
+        @lanes.each(&:cancel)
+        @lanes.each { |lane| lane.join(KILL_WAIT) }
       end
     end
   end

@@ -10,11 +10,17 @@ module Loom
     class RactorCollector
       # Seconds close waits for the collecting thread to stop.
       STOP_WAIT = 2.0
+      # Tokens are never reused in a process, not even by a later collector:
+      # a ractor let go by a killed pool may still send under its old one.
+      @last_token = 0
+      @token_lock = Mutex.new
+
+      # @return [Integer] a token no worker of this process had before
+      def self.next_token = @token_lock.synchronize { @last_token += 1 }
 
       def initialize
         @inboxes = {}
         @lock = Mutex.new
-        @next_token = 0
         @thread = Thread.new { run }
         @thread.name = "loom-ractor-collector"
       end
@@ -26,9 +32,9 @@ module Loom
         @lock.synchronize do
           return nil if @stopped
 
-          @next_token += 1
-          @inboxes[@next_token] = inbox
-          @next_token
+          token = RactorCollector.next_token
+          @inboxes[token] = inbox
+          token
         end
       end
 
@@ -38,10 +44,7 @@ module Loom
       # @param token [Integer]
       # @return [void]
       def close(token)
-        last = @lock.synchronize do
-          @inboxes.delete(token)
-          @inboxes.empty?
-        end
+        last = @lock.synchronize { @inboxes.delete(token) && @inboxes.empty? }
         return unless last
 
         Ractor.current.send([nil, :stop])

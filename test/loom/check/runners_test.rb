@@ -8,6 +8,8 @@ require "timeout"
 # failure decided only once every chunk before it is back, and which runner
 # worker: :ractor gets.
 class CheckRunnersTest < Minitest::Test
+  include FreshRuby
+
   C = Loom::Check
   Runners = Loom::Check::Runners
   LIMIT = 30
@@ -158,5 +160,24 @@ class CheckRunnersTest < Minitest::Test
     assert_raises(Loom::Workers::UnmarshalableError) do
       Timeout.timeout(LIMIT) { C.check(prop, seed: 1, worker: :ractor, size: 2) }
     end
+  end
+
+  # A property that ends its ractor's thread ends the worker: the check
+  # raises a HarnessError saying so (before, Ractor::ClosedError, a
+  # StopIteration, ended first_failure's loop and the check passed), and the
+  # next check runs. In a fresh ruby: the ractor ends mid-check.
+  def test_thread_exit_in_a_ractor_property_is_a_harness_error
+    result = in_fresh_ruby(<<~RUBY, prelude: "require 'loom'\nrequire 'loom/check'\nWarning[:experimental] = false")
+      C = Loom::Check
+      ends = Ractor.make_shareable(nil.instance_exec { proc { |n| n > 2 ? Thread.exit : n } })
+      error = begin
+        C.check(C.property(C.integer(min: 0, max: 100), &ends), seed: 5, size: 2, worker: :ractor)
+      rescue Loom::Check::HarnessError => e
+        e.message[/Thread.exit or Thread#kill in the property/]
+      end
+      holds = Ractor.make_shareable(nil.instance_exec { proc { |n| n >= 0 } })
+      [error, C.check(C.property(C.nat, &holds), seed: 1, size: 2, worker: :ractor, runs: 20).passed?]
+    RUBY
+    assert_equal ["Thread.exit or Thread#kill in the property", true], result
   end
 end

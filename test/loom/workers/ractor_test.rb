@@ -1,15 +1,12 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rbconfig"
-require "timeout"
 
-# Ractor workers. Ruby 3.1's ractors can crash the VM, and a process forked
-# from one that has run ractors cannot start them reliably (other tests of
-# the suite start ractors), so every case runs in a fresh `ruby`: a crash or
+# Ractor workers. Every case runs in a fresh `ruby` (FreshRuby): a crash or
 # a hang there fails the case instead of the run.
 class RactorTest < Minitest::Test
-  LIB = File.expand_path("../../../lib", __dir__)
+  include FreshRuby
+
   # Handlers written in a class body: self is the class, which is shareable.
   PRELUDE = <<~RUBY
     require "loom"
@@ -19,31 +16,14 @@ class RactorTest < Minitest::Test
       FLAKY = proc { |x| x == 13 ? raise(KeyError, "no \#{x}") : x }
       PROC_FOR_20 = proc { |x| x == 20 ? proc { x } : x }
       SLOW_2 = proc { |x| x == 2 ? sleep(3) : x }
+      UNDEFINED = proc { |x| x == 1 ? x.frobnicate : x }
+      UNKNOWN_NAME = proc { |x| x == 1 ? no_such_name : x }
       def self.plus_one(item) = item + 1
     end
   RUBY
 
   # Runs code in a fresh ruby and returns the value of its last expression.
-  def in_ruby(code, limit = 30)
-    script = "#{PRELUDE}\nresult = begin\n#{code}\nend\n$stdout.write(Marshal.dump(result))\n"
-    reader, writer = IO.pipe
-    pid = Process.spawn(RbConfig.ruby, "-I", LIB, "-e", script, out: writer, err: File::NULL)
-    writer.close
-    data = Timeout.timeout(limit) { reader.read }
-    _, status = Process.waitpid2(pid)
-    flunk "the ractor run crashed: #{status.inspect}" if data.empty?
-    Marshal.load(data) # rubocop:disable Security/MarshalLoad -- our own child wrote it
-  ensure
-    reader&.close
-    stop(pid) unless status
-  end
-
-  def stop(pid)
-    return unless pid
-
-    Process.kill(:KILL, pid)
-    Process.waitpid(pid)
-  end
+  def in_ruby(code, limit = 60) = in_fresh_ruby(code, prelude: PRELUDE, limit: limit)
 
   def test_map_keeps_order_and_the_pool_is_reused
     result = in_ruby(<<~RUBY)
@@ -73,10 +53,27 @@ class RactorTest < Minitest::Test
       begin
         Loom::Pool.new(worker: :ractor, size: 2, &H::FLAKY).map((0..29).to_a, fail_fast: false)
       rescue Loom::Workers::Errors => e
-        [e.errors.keys, e.errors[13].class, e.errors[13].message, e.results.compact.size]
+        [e.errors.keys, e.errors[13].class, e.errors[13].message, e.results.compact.size, e.errors[13].backtrace]
       end
     RUBY
-    assert_equal [[13], KeyError, "no 13", 29], result
+    assert_equal [[13], KeyError, "no 13", 29], result.first(4)
+    # The block's line: a copy of the error out of the ractor had no backtrace.
+    assert_match(/\A-e:\d+:in .*block in <module:H>/, result[4].first)
+  end
+
+  # Copied out of a ractor, a NameError's instruction sequence made these
+  # UnmarshalableErrors ("allocator undefined for RubyVM::InstructionSequence").
+  def test_a_name_error_comes_back_as_itself
+    result = in_ruby(<<~RUBY)
+      [H::UNDEFINED, H::UNKNOWN_NAME].map do |handler|
+        Loom::Pool.new(worker: :ractor, size: 1, &handler).map([0, 1])
+      rescue NameError => e
+        [e.class, e.message[/undefined [^`']*[`'][a-z_]+/], e.name, e.index]
+      end
+    RUBY
+    expected = [[NoMethodError, "undefined method `frobnicate", :frobnicate, 1],
+                [NameError, "undefined local variable or method `no_such_name", :no_such_name, 1]]
+    assert_equal(expected, result.map { |r| [r[0], r[1]&.tr("'", "`"), r[2], r[3]] })
   end
 
   # A fail_fast map stops early: what its chunks still send back must not
@@ -148,6 +145,7 @@ class RactorTest < Minitest::Test
       reader.read_nonblock(10_000, exception: false).to_s
     RUBY
     assert_equal 1, output.scan("loom: worker: :ractor").size
+    assert_includes output, "File IO in ractors has crashed 3.1.2"
     refute_match(/Ractor is experimental/, output)
   end
 end

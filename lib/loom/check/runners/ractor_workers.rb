@@ -23,7 +23,7 @@ module Loom
       # A ractor cannot be stopped: after a failure, a worker still holding
       # chunks is let go and replaced ({#retire_busy}), and {#close} lets
       # every worker go. A worker let go ends after the chunks it was sent
-      # (its inbox is closed), unawaited. Each chunk carries a serial number,
+      # (then it reads :stop: {.let_go}), unawaited. Each chunk carries a serial number,
       # so a result that is not this call's is dropped.
       class RactorWorkers
         include Chunking
@@ -127,8 +127,7 @@ module Loom
           end
         end
 
-        # Closes every worker's inbox: a worker ends once the chunks it was
-        # sent are done (its Ractor.receive raises ClosedError).
+        # Lets every worker go: each ends once the chunks it was sent are done.
         # @param _options [Hash] abort: (unused: the ractors are never awaited)
         # @return [void]
         def close(**_options)
@@ -136,11 +135,24 @@ module Loom
 
           @closed = true
           RactorWorkers.release
-          @outstanding.each_key(&:close_incoming)
+          @outstanding.each_key { |worker| RactorWorkers.let_go(worker) }
+        end
+
+        # Sends a worker :stop, which it reads after the chunks it was sent,
+        # and closes its inbox. The message is what ends it on Ruby 3.3.8,
+        # where closing the inbox does not wake a Ractor.receive already
+        # waiting (3.1's raises Ractor::ClosedError there).
+        # @param worker [Ractor]
+        # @return [void]
+        def self.let_go(worker)
+          worker.send(:stop)
+          worker.close_incoming
+        rescue Ractor::ClosedError
+          nil # it has ended
         end
 
         # A worker's loop (in its ractor): run each chunk received and send
-        # its result to the main ractor, until the inbox is closed. Results
+        # its result to the main ractor, until it reads :stop. Results
         # go by Ractor.main.send, which does not wait: with Ractor.yield the
         # worker waited for the driver to wake up and take each result before
         # it could start the chunk already queued (0.5 ms a chunk at load
@@ -149,14 +161,32 @@ module Loom
         # @param id [Integer] the runner's, so that its driver takes only its own results
         # @return [void]
         def self.serve(handler, id)
-          loop do
-            serial, batch = Ractor.receive
-            Ractor.main.send([TAG, id, serial, handler.call([0, batch])])
+          ended = nil
+          while (message = Ractor.receive) != :stop
+            serial, batch = message
+            Ractor.main.send([TAG, id, serial, portable(handler.call([0, batch]))])
           end
+          ended = :stop
         rescue Ractor::ClosedError
-          nil # the check is over
+          ended = :closed # the check is over
         rescue Exception => e # rubocop:disable Lint/RescueException -- the driver must hear of any end
+          ended = e
           Ractor.main.send([TAG, id, nil, "#{e.class}: #{e.message}"])
+        ensure
+          # Only a property ending the ractor's thread unwinds with none of the above.
+          Ractor.main.send([TAG, id, nil, "Thread.exit or Thread#kill in the property"]) unless ended
+        end
+
+        # A chunk's result with its failure's error as plain data: copied as
+        # it is, a NameError cannot leave the ractor and any error loses its
+        # backtrace (Loom::Workers::RactorException).
+        # @param result [Array((Integer, Exception), Object)] [failure or nil, seconds per run]
+        # @return [Array]
+        def self.portable(result)
+          failure, per_run = result
+          return result unless failure
+
+          [[failure[0], Loom::Workers::RactorException.pack(failure[1])], per_run]
         end
 
         private
@@ -170,8 +200,8 @@ module Loom
 
         # A worker still holding more than RETIRE_AFTER of runs behind a
         # failure would make the next call (the next shrink step) wait for
-        # them: it is let go (its inbox is closed: it ends after the chunks it
-        # was sent, whose results are dropped) and a fresh one takes its
+        # them: it is let go ({.let_go}: it ends after the chunks it was
+        # sent, whose results are dropped) and a fresh one takes its
         # place. A worker kept has its chunks' results dropped as they come.
         # @return [(Integer, Exception)] failure
         def retire_busy(failure)
@@ -185,7 +215,7 @@ module Loom
 
         def retire(worker)
           @outstanding.delete(worker)
-          worker.close_incoming
+          RactorWorkers.let_go(worker)
           @outstanding[start_worker] = 0
         end
 
@@ -209,13 +239,18 @@ module Loom
           sent
         end
 
-        # To the worker with the fewest chunks waiting.
+        # To the worker with the fewest chunks waiting. A worker that has
+        # ended (a property's Thread.exit ends its ractor) is a harness error:
+        # Ractor::ClosedError is a StopIteration, which first_failure's loop
+        # would take for its end (the check passed without running).
         def send_chunk(chunk, window)
           worker, = @outstanding.min_by { |_, count| count }
           worker.send([@serial, chunk])
           @open[@serial] = [window.open, worker, chunk.size]
           @outstanding[worker] += 1
           @serial += 1
+        rescue Ractor::ClosedError
+          crashed("Thread.exit or Thread#kill in the property (it had ended when sent a chunk)")
         rescue TypeError, Ractor::Error => e
           raise Loom::Workers::UnmarshalableError.new("a value of the runs at indices #{chunk.first[0]}.." \
                                                       "#{chunk.last[0]} cannot be copied into a ractor: " \
@@ -244,8 +279,13 @@ module Loom
             @outstanding[worker] -= 1
             window.close
             learn(result[1])
-            return [number, result[0]]
+            return [number, unpack(result[0])]
           end
+        end
+
+        # @return [(Integer, Exception), nil] the failure with its error rebuilt ({.portable})
+        def unpack(failure)
+          failure && [failure[0], Loom::Workers::RactorException.unpack_if_packed(failure[1])]
         end
 
         # @return [Boolean] whether the result is of a chunk behind a failure (then dropped)

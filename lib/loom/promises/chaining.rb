@@ -47,12 +47,26 @@ module Loom
       def rescue(*classes, &block)
         raise ArgumentError, "rescue needs a block mapping the error" unless block
 
-        classes = rescued_classes(classes)
+        check_rescue_classes(classes)
+
+        classes = [StandardError] if classes.empty?
         chain do |source, child|
           error = source.reason
           classes.any? { |c| error.is_a?(c) } ? child.__send__(:settle) { block.call(error) } : nil
         end
       end
+
+      # Checked at the call: a bad class would otherwise raise later, in
+      # whichever thread resolves this promise.
+      # @api private
+      # @param classes [Array] what was passed to {#rescue}
+      # @return [void]
+      # @raise [TypeError] unless each is a class or module
+      def check_rescue_classes(classes)
+        bad = classes.find { |c| !c.is_a?(Module) }
+        raise TypeError, "rescue takes exception classes (or modules), got #{bad.inspect[0, 60]}" unless bad.nil?
+      end
+      private :check_rescue_classes
 
       # @return [Object, nil] the value or error as it is now, without waiting
       #   or raising (nil while pending)
@@ -61,15 +75,6 @@ module Loom
       end
 
       private
-
-      # The classes a #rescue catches, checked now: a bad one would otherwise
-      # raise later, in whichever thread resolves this promise.
-      def rescued_classes(classes)
-        bad = classes.find { |c| !c.is_a?(Module) }
-        raise TypeError, "rescue takes exception classes (or modules), got #{bad.inspect[0, 60]}" unless bad.nil?
-
-        classes.empty? ? [StandardError] : classes
-      end
 
       # Registers a callback that either settles the child itself (returns
       # truthy) or passes this promise's outcome through.

@@ -26,8 +26,10 @@ module Loom
       # @param timeout [Float, nil] seconds after which an isolated trial is killed and failed
       # @param quick [Boolean] false leaves the row out of `--quick` runs (a smoke run needs one size of a
       #   job, not every worker count)
+      # @param warmups [Integer] untimed passes of a duration row before its timed run (default 1): a job
+      #   that a seed measured after benchmark-ips's warm-up takes more, so YJIT has compiled it too
       def initialize(suite, name, library:, compare: nil, params: {}, requires: [], isolate: false, # rubocop:disable Metrics/ParameterLists -- the DSL's keywords
-                     series: nil, estimate: nil, keep_gc: nil, timeout: nil, quick: true)
+                     series: nil, estimate: nil, keep_gc: nil, timeout: nil, quick: true, warmups: 1)
         raise ArgumentError, "row name must be a non-empty String, got #{name.inspect}" if name.to_s.empty?
 
         @suite = suite
@@ -42,6 +44,7 @@ module Loom
         @keep_gc = keep_gc
         @timeout = timeout
         @quick = quick != false
+        @warmups = Row.warmups!(warmups)
         @blocks = {}
       end
 
@@ -96,6 +99,18 @@ module Loom
 
       # @return [Float, nil] the kill timeout for isolated trials
       attr_reader :timeout
+
+      # @return [Integer] untimed passes before a duration row's timed run
+      attr_reader :warmups
+
+      # @param warmups [Object]
+      # @return [Integer] warmups
+      # @raise [ArgumentError] unless a positive Integer
+      def self.warmups!(warmups)
+        return warmups if warmups.is_a?(Integer) && warmups.positive?
+
+        raise ArgumentError, "warmups must be a positive Integer, got #{warmups.inspect}"
+      end
 
       # @return [Symbol] :rate or :duration, the suite's kind
       def kind = suite.kind

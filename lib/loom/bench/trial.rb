@@ -96,11 +96,13 @@ module Loom
       def warm_pass(record)
         ctx = Context.new(row: @row.name, params: @row.params, seconds: @seconds, quick: true, trial: @trial)
         t0 = clock
-        state = @row.setup&.call(ctx)
-        begin
-          @row.run&.call(state, ctx)
-        ensure
-          @row.teardown&.call(state, ctx)
+        @row.warmups.times do
+          state = @row.setup&.call(ctx)
+          begin
+            @row.run&.call(state, ctx)
+          ensure
+            @row.teardown&.call(state, ctx)
+          end
         end
         record["warmup_seconds"] = clock - t0
       rescue StandardError, ScriptError, SystemStackError, NoMemoryError => e

@@ -10,6 +10,16 @@ class BenchTrialTest < Minitest::Test
     Loom::Bench::Trial.new(row, trial: 1, seconds: 0.01, warmup: 0.005).call
   end
 
+  def test_a_duration_row_runs_its_warmups_untimed_before_the_timed_run
+    suite = Loom::Bench::Suite.new(:trial_test) { |s| s.kind :duration }
+    runs = []
+    row = suite.row("row", library: "loom", warmups: 4) { |r| r.run { |_state, ctx| runs << ctx.quick? } }
+    record = Loom::Bench::Trial.new(row, trial: 1, seconds: 0.01, warmup: 0.005).call
+    assert_equal "ok", record["status"]
+    assert_equal [true, true, true, true, false], runs, "four quick warm-up passes, then the timed run"
+    assert_raises(ArgumentError) { suite.row("bad", library: "loom", warmups: 0) }
+  end
+
   def test_rate_counts_whole_batches_and_reports_wall_and_cpu
     calls = 0
     record = measure(:rate) do |r|

@@ -20,7 +20,7 @@ module Loom
     #
     # Ruby 3.3.8's threads in a non-main ractor hang for good when a second
     # thread ends, or waits with a timeout, while the ractor lives (a few
-    # runs in ten with two ractors: bench/scripts/workers/ractor_join_hang.rb).
+    # runs in ten with two ractors: bench/scripts/workers/ractor_thread_hangs.rb).
     # So the receiving thread only ever waits in Ractor.receive, and it never
     # ends: it is ended with its ractor. An item that ends its thread
     # (Thread.exit) ends the ractor, which the lane replaces.

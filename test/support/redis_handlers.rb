@@ -24,6 +24,11 @@ Loom.handler(:"test.sleep") do |seconds|
   sleep seconds
   seconds
 end
+# Ends the lane's thread on odd items.
+Loom.handler(:"test.thread_exit") do |n|
+  Thread.exit if n.odd?
+  n
+end
 # A result Marshal cannot carry.
 Loom.handler(:"test.proc") { |n| -> { n } }
 # Raises an error class the caller does not have.

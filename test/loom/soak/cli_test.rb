@@ -53,7 +53,9 @@ class SoakCLITest < Minitest::Test
     status, out = soak("--seconds", "1.2", "--interval", "0.3", "--only", "test_counting")
     assert_equal 0, status, out
     assert_match(/loads: test_counting/, out)
-    assert_operator out.lines.grep(/^\s+\d+s\s/).size, :>=, 3, "a line per sample"
+    # How many samples fit in the run depends on the machine's load (each
+    # one waits for the process to be quiet): at least one, each a line.
+    assert_operator out.lines.grep(/^\s+\d+s\s+\d+\s+\d+\s+0\s/).size, :>=, 1, "a line per sample"
     assert_match(/^OK: \d+ rounds, \d+ results checked, none wrong/, out)
   end
 

@@ -55,6 +55,23 @@ class SoakLoadsTest < Minitest::Test
     run_rounds(:ractors, ractor: true)
   end
 
+  # A process forked after the helper (a process pool's worker) holds a
+  # copy of the helper's request pipe: closing the load must still end the
+  # helper (the soak hung at its end, after Ctrl-C, while a dropped process
+  # pool was alive).
+  def test_ractors_helper_ends_while_a_later_child_holds_its_pipe
+    skip "no ractors on this Ruby" unless defined?(Ractor)
+    load = Loom::Soak::Loads.build([:ractors], { ractor: true }).first
+    child = fork do
+      sleep 60
+      exit!(0)
+    end
+    closer = Thread.new { load.close }
+    assert closer.join(45), "the ractors load closed while a later child held its pipe"
+  ensure
+    Process.kill(:KILL, child) && Process.wait(child) if child
+  end
+
   private
 
   def io_in_run?

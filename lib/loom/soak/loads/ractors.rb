@@ -17,6 +17,13 @@ module Loom
         EVERY = 25
         # The reading the others are compared with.
         BASELINE = 50
+        # The request that ends the helper. Closing our end of the pipe is
+        # not enough: a process forked later (a process pool's worker)
+        # holds a copy of it, and the helper would wait for that one too.
+        STOP = "stop"
+        # Seconds the helper may take to finish its round and end before
+        # it is killed.
+        STOP_WAIT = 30
 
         def name = :ractors
 
@@ -42,12 +49,29 @@ module Loom
         end
 
         def close
-          @requests.close
-          Process.wait(@pid)
+          stop_helper
+          reap
           @replies.close
         end
 
         private
+
+        def stop_helper
+          @requests.puts(STOP)
+        rescue Errno::EPIPE
+          nil # the helper ended already
+        ensure
+          @requests.close
+        end
+
+        # Waits for the helper, bounded; kills it if it does not end.
+        def reap
+          deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + STOP_WAIT
+          until Process.wait(@pid, Process::WNOHANG)
+            Process.kill(:KILL, @pid) if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+            sleep 0.05
+          end
+        end
 
         def watch(counts)
           @baseline ||= counts if @rounds >= BASELINE
@@ -63,7 +87,7 @@ module Loom
         def serve(requests, replies)
           [@requests, @replies].each(&:close) # the soak's ends
           Warning[:experimental] = false # the soak says once that ractors run (CLI header)
-          while (line = requests.gets)
+          while (line = requests.gets) && line.chomp != STOP
             replies.puts([Marshal.dump(helper_round(Integer(line)))].pack("m0"))
           end
         ensure

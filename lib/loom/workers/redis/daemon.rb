@@ -91,17 +91,36 @@ module Loom
         def run_lanes(count, slots:, parent: nil)
           node = Node.new(url: @url, handlers: @handlers, logger: @logger)
           heartbeat = Heartbeat.new(node, slots: slots)
-          lanes = start_lanes(node, count)
-          watch(node, heartbeat, parent) until lanes.none?(&:alive?)
+          lanes = Array.new(@kind == :fiber ? 1 : count) { |slot| start_lane(node, slot, count) }
+          until lanes.none?(&:alive?)
+            watch(node, heartbeat, parent)
+            replace_lanes(node, lanes, count)
+          end
           lanes.each(&:join)
         ensure
           heartbeat&.stop
         end
 
-        def start_lanes(node, count)
-          return [Thread.new { fiber_lanes(node, count) }] if @kind == :fiber
+        # A lane thread (for fibers: the thread of all the fiber lanes).
+        def start_lane(node, slot, count)
+          return Thread.new { fiber_lanes(node, count) } if @kind == :fiber
 
-          Array.new(count) { |i| Thread.new { Lane.new(node, i).run } }
+          Thread.new { Lane.new(node, slot).run }
+        end
+
+        # A lane thread that ended while the worker serves (a handler called
+        # Thread.exit, EntryRun failed its item) is started again, as a dead
+        # lane process is: else the worker would serve with fewer lanes, and
+        # stop serving (while still registered) once none is left.
+        def replace_lanes(node, lanes, count)
+          return if node.draining?
+
+          lanes.each_with_index do |lane, slot|
+            next if lane.alive?
+
+            @logger.warn("lane #{slot} ended; starting another")
+            lanes[slot] = start_lane(node, slot, count)
+          end
         end
 
         def fiber_lanes(node, count)

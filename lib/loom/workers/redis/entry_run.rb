@@ -46,7 +46,7 @@ module Loom
 
         # @return [void]
         def call
-          started = now
+          started = @started = now
           @flushed_at = started
           items = load_items
           run(items) if items
@@ -70,8 +70,33 @@ module Loom
             index = @from + k
             next @counts[:skipped] += 1 if skip[index]
             break @released = true if @node.release_now?
-            break unless record(index, *outcome(item))
+            break unless record(index, *guarded_outcome(index, item))
           end
+        end
+
+        # A handler that ends the lane's thread (Thread.exit: no exception,
+        # so no rescue sees it) fails its item here, on the way out, and
+        # hands the entry back, so that another lane runs the rest at once
+        # (not after the visibility timeout, and not that item again: it has
+        # a result); the daemon starts a new lane.
+        def guarded_outcome(index, item)
+          returned = false
+          outcome = outcome(item)
+          returned = true
+          outcome
+        ensure
+          lane_ended(index, item) unless returned
+        end
+
+        def lane_ended(index, item)
+          error = WorkerDiedError.new("item #{Error.describe(item)} of handler #{@stream.handler.inspect} ended its " \
+                                      "worker's lane thread (Thread.exit or Thread#kill in the handler); the worker " \
+                                      "starts another lane", item: item)
+          @results << [index, Codec::RAISED, Codec.dump_error(error)]
+          @counts[:raised] += 1
+          @released = true
+          release
+          log(index - @from + 1, now - @started)
         end
 
         # The first item run in an entry taken over too often is taken for the

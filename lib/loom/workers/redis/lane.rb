@@ -50,6 +50,7 @@ module Loom
             end
           end
         ensure
+          @node.remove_lane(self)
           @client&.close
         end
 

@@ -56,6 +56,10 @@ module Loom
         # @param lane [Lane] @return [void]
         def add_lane(lane) = @lock.synchronize { @lanes << lane }
 
+        # A lane that ended (its replacement adds itself).
+        # @param lane [Lane] @return [void]
+        def remove_lane(lane) = @lock.synchronize { @lanes.delete(lane) }
+
         # @return [Array<Integer>] the server-side ids of the lanes' connections (to wake them)
         def lane_client_ids = @lock.synchronize { @lanes.filter_map(&:client_id) }
 

@@ -55,6 +55,23 @@ class RedisPoolTest < Minitest::Test
     assert_instance_of RedisTestError, error.errors[2]
   end
 
+  # Thread.exit is no exception: before, it ended the worker's only lane, the
+  # worker stopped serving and the map waited for ever.
+  def test_thread_exit_in_a_handler_fails_its_item_and_the_worker_starts_another_lane
+    error = bounded do
+      redis_pool(:"test.thread_exit").map([0, 1, 2, 3], fail_fast: false)
+    rescue Loom::Workers::Errors => e
+      e
+    end
+    assert_kind_of Loom::Workers::Errors, error
+    assert_equal [0, nil, 2, nil], error.results
+    assert_equal [Loom::Workers::WorkerDiedError] * 2, error.errors.values_at(1, 3).map(&:class)
+    assert_match(/ended its worker's lane thread \(Thread\.exit/, error.errors[1].message)
+    squares = bounded { redis_pool(:"test.square").map(1..40) }
+    assert_equal((1..40).map { |n| n * n }, squares)
+    assert RedisFixture.shared_workers.all?(&:alive?), "both workers still serve"
+  end
+
   def test_an_error_class_the_caller_lacks_comes_back_as_a_remote_error
     error = assert_raises(Loom::Workers::Redis::RemoteError) { redis_pool(:"test.foreign_error").map([1]) }
     assert_equal "WorkerOnlyError", error.remote_class

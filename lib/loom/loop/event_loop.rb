@@ -5,7 +5,9 @@ module Loom
   # inbox for wake-ups from other threads. It knows nothing of evaluations
   # beyond a small duck-typed protocol:
   #
-  # - run-queue entries respond to +__run__+,
+  # - run-queue entries respond to +__run__+ and to +__chain_into__(worker)+
+  #   (false unless a proc fiber that just finished may run the entry
+  #   itself: see {#chain}),
   # - timer targets to +__timeout__(timer)+,
   # - IO waiters to +__io_ready__+,
   # - {#run_until} stops when its +until_done+ object's +__resumed__+ is true
@@ -117,9 +119,16 @@ module Loom
     end
 
     # Appends +entry+ to the run queue (O(1)).
-    # @param entry [#__run__]
+    # @param entry [#__run__, #__chain_into__]
     # @return [void]
+    # @raise [TypeError] when +entry+ lacks either method (a proc fiber would
+    #   otherwise fail in {#chain} much later, killing the loop). The check
+    #   is off the hot path: loom's procs append to {#queue} directly.
     def push(entry)
+      unless entry.respond_to?(:__run__) && entry.respond_to?(:__chain_into__)
+        raise TypeError, "entry must respond to __run__ and __chain_into__, got #{entry.inspect}"
+      end
+
       @queue << entry
     end
 

@@ -46,6 +46,9 @@ module Loom
     THREAD_KEY = :__loom_event_loop__
     private_constant :THREAD_KEY
 
+    # Callbacks {.after_fork} runs in a forked child (see {.on_fork}).
+    @fork_callbacks = []
+
     class << self
       # @return [EventLoop] this thread's loop, created on first use
       # @example
@@ -56,11 +59,26 @@ module Loom
       end
 
       # Gives this thread a clean loop after a fork (the child must never run
-      # the parent's pending work). Called by the Process._fork hook.
+      # the parent's pending work), then runs the {.on_fork} callbacks.
+      # Called by the Process._fork hook, in the child, in the forking fiber.
       # @return [void]
       def after_fork
         loop = Thread.current.thread_variable_get(THREAD_KEY)
         loop&.reinitialize!
+        @fork_callbacks.each(&:call)
+      end
+
+      # Registers what a forked child must reset beyond the loop (the layers
+      # above it keep their own per-thread state; the loop knows none of it).
+      # Callbacks run in registration order, in the child only.
+      # @yieldreturn [void]
+      # @return [void]
+      # @example
+      #   Loom::EventLoop.on_fork { Thread.current[:my_cache] = nil }
+      def on_fork(&callback)
+        raise ArgumentError, "on_fork needs a block" unless callback
+
+        @fork_callbacks << callback
       end
     end
 

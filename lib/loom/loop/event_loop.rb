@@ -5,7 +5,9 @@ module Loom
   # inbox for wake-ups from other threads. It knows nothing of evaluations
   # beyond a small duck-typed protocol:
   #
-  # - run-queue entries respond to +__run__+,
+  # - run-queue entries respond to +__run__+ and to +__chain_into__(worker)+
+  #   (false unless a proc fiber that just finished may run the entry
+  #   itself: see {#chain}),
   # - timer targets to +__timeout__(timer)+,
   # - IO waiters to +__io_ready__+,
   # - {#run_until} stops when its +until_done+ object's +__resumed__+ is true
@@ -44,6 +46,9 @@ module Loom
     THREAD_KEY = :__loom_event_loop__
     private_constant :THREAD_KEY
 
+    # Callbacks {.after_fork} runs in a forked child (see {.on_fork}).
+    @fork_callbacks = []
+
     class << self
       # @return [EventLoop] this thread's loop, created on first use
       # @example
@@ -54,11 +59,26 @@ module Loom
       end
 
       # Gives this thread a clean loop after a fork (the child must never run
-      # the parent's pending work). Called by the Process._fork hook.
+      # the parent's pending work), then runs the {.on_fork} callbacks.
+      # Called by the Process._fork hook, in the child, in the forking fiber.
       # @return [void]
       def after_fork
         loop = Thread.current.thread_variable_get(THREAD_KEY)
         loop&.reinitialize!
+        @fork_callbacks.each(&:call)
+      end
+
+      # Registers what a forked child must reset beyond the loop (the layers
+      # above it keep their own per-thread state; the loop knows none of it).
+      # Callbacks run in registration order, in the child only.
+      # @yieldreturn [void]
+      # @return [void]
+      # @example
+      #   Loom::EventLoop.on_fork { Thread.current[:my_cache] = nil }
+      def on_fork(&callback)
+        raise ArgumentError, "on_fork needs a block" unless callback
+
+        @fork_callbacks << callback
       end
     end
 
@@ -117,9 +137,16 @@ module Loom
     end
 
     # Appends +entry+ to the run queue (O(1)).
-    # @param entry [#__run__]
+    # @param entry [#__run__, #__chain_into__]
     # @return [void]
+    # @raise [TypeError] when +entry+ lacks either method (a proc fiber would
+    #   otherwise fail in {#chain} much later, killing the loop). The check
+    #   is off the hot path: loom's procs append to {#queue} directly.
     def push(entry)
+      unless entry.respond_to?(:__run__) && entry.respond_to?(:__chain_into__)
+        raise TypeError, "entry must respond to __run__ and __chain_into__, got #{entry.inspect}"
+      end
+
       @queue << entry
     end
 

@@ -250,5 +250,12 @@ module Loom
       end
       @state = RUNNING
     end
+
+    # In a forked child the forking fiber is the only one left, and Ruby
+    # makes it the thread's root fiber: nothing resumed it, so it cannot
+    # yield to a loop. Forked inside a concurrent proc, it forgets that proc
+    # and gets a root evaluation on its next wait, which runs the child's
+    # fresh loop itself (issue 14: the child's first wait raised FiberError).
+    EventLoop.on_fork { Thread.current[FIBER_KEY] = nil }
   end
 end

@@ -62,6 +62,16 @@ module Loom
 
         @fiber.raise(@exception_class, @message) if @fiber.alive?
       end
+
+      # A raise is never run by another proc's fiber: a proc fiber that just
+      # finished asks the run queue's next entry whether it takes it over
+      # (EventLoop#chain), and a deadline queued right behind a start is that
+      # entry (issue 14: Timeout.timeout inside Loom.run under load).
+      # @param _worker [Object]
+      # @return [false]
+      def __chain_into__(_worker)
+        false
+      end
     end
   end
 end

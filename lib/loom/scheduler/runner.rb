@@ -20,7 +20,7 @@ module Loom
       # @raise [Exception] the block's error
       def call
         scheduler = @installed || install
-        outcome = Fiber.current.blocking? ? run_in_loop(scheduler) : run_in_fiber
+        outcome = run(scheduler)
         raise outcome.error if outcome.is_a?(Failure)
 
         outcome
@@ -29,6 +29,18 @@ module Loom
       end
 
       private
+
+      # A blocking fiber runs the loop itself. A proc fiber waits while its
+      # loop's runner goes on. A non-blocking fiber outside loom's procs (a
+      # fork child's, a plain Fiber.new's) has nobody running the loop, and
+      # cannot run it under a scheduler itself (the loop's own IO.select
+      # would call the hooks again): a blocking fiber of its own does.
+      def run(scheduler)
+        return run_in_loop(scheduler) if Fiber.current.blocking?
+        return run_in_fiber unless Evaluation.current.instance_of?(Evaluation)
+
+        Fiber.new(blocking: true) { run_in_loop(scheduler) }.resume
+      end
 
       def install
         scheduler = Scheduler.new

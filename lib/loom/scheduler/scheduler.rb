@@ -181,6 +181,13 @@ module Loom
       Drain.call(@loop)
     end
 
+    # In a forked child that keeps this scheduler (see {ForkChild}): the
+    # parent's parked fibers will never be unblocked here.
+    # @return [void]
+    def __after_fork__
+      @blocked.clear
+    end
+
     # @return [Boolean] whether {#close} was called
     def closed?
       @closed

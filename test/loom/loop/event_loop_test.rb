@@ -94,6 +94,16 @@ class EventLoopTest < Minitest::Test
     assert_equal ["child-done", "parent-work #{Process.pid}"], lines
   end
 
+  def test_push_refuses_an_entry_a_finished_proc_could_not_ask_to_chain
+    loop = Loom::EventLoop.current
+    runs_only = Object.new
+    def runs_only.__run__ = nil
+    error = assert_raises(TypeError) { loop.push(runs_only) }
+
+    assert_match(/__chain_into__/, error.message)
+    assert_predicate loop, :idle?
+  end
+
   def test_many_waiters_on_one_io
     reader, writer = IO.pipe
     evaluations = Array.new(3) { Loom.concurrently { Loom.await_readable(reader) } }

@@ -45,10 +45,7 @@ class SoakLoadsTest < Minitest::Test
     run_rounds(:sockets)
   end
 
-  def test_timeouts
-    skip "Timeout.timeout inside Loom.run under load (issue 14, core item 1)" unless timeout_in_run?
-    run_rounds(:timeouts)
-  end
+  def test_timeouts = run_rounds(:timeouts)
 
   def test_ractors_in_a_helper_process
     skip "no ractors on this Ruby" unless defined?(Ractor)
@@ -80,28 +77,6 @@ class SoakLoadsTest < Minitest::Test
         reader, writer = IO.pipe
         Loom.concurrently { writer.write("x") && writer.close }
         reader.read == "x"
-      end
-    rescue StandardError
-      false
-    end.value
-  end
-
-  # issue 14's first repro, small
-  def timeout_in_run?
-    Thread.new do
-      Loom.run do
-        queue = Thread::Queue.new
-        busy = true
-        spinner = Loom.concurrently do
-          while busy
-            Loom.concurrently { sleep 0.001 }
-            sleep 0.0001
-          end
-        end
-        100.times { Timeout.timeout(0.002) { queue.pop } rescue Timeout::Error } # rubocop:disable Style/RescueModifier
-        busy = false
-        spinner.await_result
-        true
       end
     rescue StandardError
       false

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "error"
+require_relative "loop/yjit_warm_up"
 require_relative "loop/timer"
 require_relative "loop/timer_heap"
 require_relative "loop/io_watch"

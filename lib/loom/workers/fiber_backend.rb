@@ -36,6 +36,10 @@ module Loom
       Failure = Struct.new(:error)
       private_constant :Worker, :Failure
 
+      # {#work} is each pool fiber's body, entered once per fiber: warmed up
+      # so that YJIT compiles it (bench messages "loom fiber pool").
+      WARM_UP = YJITWarmUp.new { allocate.__send__(:work, nil) }
+
       # Sends one message to an idle fiber and waits for its answer.
       # Asked from a fiber of the pool's loop while a fiber is idle and
       # nothing is queued, it is a direct hand-over; otherwise it falls back
@@ -92,13 +96,16 @@ module Loom
         @loop = Fiber.scheduler.loop
         @idle = []
         @workers = []
+        WARM_UP.warm
         @size.times { Fiber.schedule { work(Worker.new(Loom::Evaluation.current).tap { |w| @workers << w }) } }
       end
 
       # A pool fiber: chunks from the queue while there are any, else idle
       # until a chunk or a direct ask wakes it; ends once the queue is closed
-      # and empty.
-      def work(worker)
+      # and empty. Without a worker, a warming call (WARM_UP): it does nothing.
+      def work(worker) # rubocop:disable Metrics/CyclomaticComplexity -- the warming guard, here to stay in one frame
+        return unless worker
+
         queue = @queue
         idle = @idle
         # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
@@ -118,7 +125,7 @@ module Loom
         end
       ensure
         idle&.delete(worker)
-        fiber_ended
+        fiber_ended if worker
       end
 
       # One chunk, in a frame of its own: an idle fiber must not hold the

@@ -1,0 +1,101 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "open3"
+require "rbconfig"
+
+# The YJIT warm-up of loom's fiber bodies: made once per process and only
+# while YJIT runs; a warming call does nothing. (The suite runs with and
+# without --yjit: each test asserts what holds in the running one.)
+class YJITWarmUpTest < Minitest::Test
+  include InLoomRun
+
+  LIB = File.expand_path("../../../lib", __dir__)
+
+  def yjit?
+    Loom::YJITWarmUp.yjit?
+  end
+
+  def test_a_warm_up_calls_its_body_only_under_yjit_and_only_once
+    calls = 0
+    warm_up = Loom::YJITWarmUp.new { calls += 1 }
+    first = warm_up.warm
+    second = warm_up.warm
+    assert_equal yjit?, first
+    refute second
+    assert_equal(yjit? ? Loom::YJITWarmUp::CALLS : 0, calls)
+    assert_equal(yjit? ? 1 : 0, warm_up.runs)
+    assert_equal yjit?, warm_up.warmed?
+  end
+
+  def test_the_warm_calls_are_above_yjits_largest_default_call_threshold
+    assert_operator Loom::YJITWarmUp::CALLS, :>, 120
+  end
+
+  def test_a_warm_up_needs_its_warming_call
+    error = assert_raises(ArgumentError) { Loom::YJITWarmUp.new }
+    assert_includes error.message, "block"
+  end
+
+  def test_proc_workers_warm_up_once_however_many_fibers_are_made
+    waiting = Array.new(40) { Loom.concurrently { Loom.await_resume!(within: 60) } }
+    Loom.wait 0
+    waiting.each(&:resume!)
+    waiting.each(&:await_result)
+    assert_equal(yjit? ? 1 : 0, Loom::Proc::Worker::WARM_UP.runs)
+  end
+
+  def test_the_scheduler_and_a_fiber_pool_warm_up_once
+    2.times do
+      in_loom_run do
+        pool = Loom::Pool.new(worker: :fiber, size: 3) { |x| x + 1 }
+        assert_equal [2, 3], pool.map([1, 2])
+        pool.shutdown
+      end
+    end
+    assert_equal(yjit? ? 1 : 0, Loom::Scheduler::BlockingFiber::WARM_UP.runs)
+    assert_equal(yjit? ? 1 : 0, Loom::Workers::FiberBackend::WARM_UP.runs)
+  end
+
+  def test_a_proc_worker_warming_call_touches_no_loop_or_fiber_state
+    loop = Loom::EventLoop.current
+    fibers = loop.fibers
+    pooled = loop.pool.size
+    context = Thread.current[Loom::Proc::Evaluation::FIBER_KEY]
+    worker = Loom::Proc::Worker.allocate
+    assert_nil worker.__send__(:work, true)
+    assert_empty worker.instance_variables
+    assert_equal [fibers, pooled], [loop.fibers, loop.pool.size]
+    assert_same context, Thread.current[Loom::Proc::Evaluation::FIBER_KEY]
+  end
+
+  def test_a_blocking_fiber_warming_call_does_nothing
+    blocking = Loom::Scheduler::BlockingFiber.allocate
+    assert_nil blocking.__send__(:serve, true)
+    assert_empty blocking.instance_variables
+  end
+
+  def test_a_fiber_pool_warming_call_does_nothing
+    # A real run would fail at once here: the allocated backend has no queue.
+    backend = Loom::Workers::FiberBackend.allocate
+    assert_nil backend.__send__(:work, nil)
+    assert_empty backend.instance_variables
+  end
+
+  def test_yjit_enabled_at_run_time_warms_up_at_the_next_fiber
+    skip "RubyVM::YJIT.enable needs Ruby 3.3+" unless defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enable)
+
+    script = <<~RUBY
+      require "loom"
+      Loom.concurrent_proc { 1 }.call
+      before = Loom::Proc::Worker::WARM_UP.runs
+      RubyVM::YJIT.enable
+      Loom.concurrent_proc { Loom.wait(0) }.call_nonblock
+      Loom.concurrent_proc { Loom.wait(0) }.call_nonblock
+      print [before, Loom::Proc::Worker::WARM_UP.runs].inspect
+    RUBY
+    out, err, status = Open3.capture3({ "RUBYOPT" => nil }, RbConfig.ruby, "--disable-yjit", "-I", LIB, "-e", script)
+    assert status.success?, err
+    assert_equal "[0, 1]", out
+  end
+end

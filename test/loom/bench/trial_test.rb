@@ -33,6 +33,20 @@ class BenchTrialTest < Minitest::Test
     GC.enable
   end
 
+  def test_a_short_duration_job_is_warmed_several_times_before_its_timed_run
+    runs = 0
+    record = measure(:duration) { |r| r.run { runs += 1 } }
+    assert_equal "ok", record["status"]
+    assert_equal Loom::Bench::Trial::WARM_PASSES + 1, runs
+  end
+
+  def test_a_long_duration_job_is_warmed_once
+    runs = 0
+    record = measure(:duration) { |r| r.run { (runs += 1) && sleep(Loom::Bench::Trial::WARM_SHORT * 1.5) } }
+    assert_equal "ok", record["status"]
+    assert_equal 2, runs
+  end
+
   def test_duration_times_the_job_apart_from_setup_and_keeps_metrics
     record = measure(:duration) do |r|
       r.setup { [1, 2, 3] }

@@ -25,7 +25,7 @@ module Loom
   #
   # @example
   #   WARM_UP = Loom::YJITWarmUp.new { allocate.__send__(:work, true) }
-  #   WARM_UP.warm # before Fiber.new { work(false) }
+  #   WARM_UP.warm if Loom::YJITWarmUp.main_ractor? # before Fiber.new { work(false) }
   class YJITWarmUp
     # Warming calls: above YJIT's call threshold (30, or 120 in large programs).
     CALLS = 200
@@ -33,6 +33,14 @@ module Loom
     # @return [Boolean] whether YJIT compiles in this process now
     def self.yjit?
       defined?(RubyVM::YJIT) ? RubyVM::YJIT.enabled? : false
+    end
+
+    # Whether warm-ups may run here: only the main Ractor may touch a
+    # warm-up (a constant holding a Proc and a count, not shareable); YJIT's
+    # code serves every Ractor, so warming in the main one is enough.
+    # @return [Boolean]
+    def self.main_ractor?
+      Ractor.current.equal?(Ractor.main)
     end
 
     # @return [Integer] how many times this warm-up ran (0 or 1, barring a race)
@@ -50,13 +58,15 @@ module Loom
 
     # Makes the warming calls if YJIT runs and they were not made yet; a
     # no-op (an instance variable test) once they were.
+    # @param subject [Object] handed to each warming call (e.g. the loop to warm)
     # @return [Boolean] whether this call warmed up
-    def warm
+    def warm(subject = nil)
       return false if @warmed || !YJITWarmUp.yjit?
 
       @warmed = true
       @runs += 1
-      CALLS.times(&@call)
+      call = @call
+      CALLS.times { call.call(subject) }
       true
     end
 

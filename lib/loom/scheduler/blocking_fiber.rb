@@ -24,7 +24,7 @@ module Loom
       WARM_UP = YJITWarmUp.new { allocate.__send__(:serve, true) }
 
       def initialize
-        WARM_UP.warm
+        WARM_UP.warm if YJITWarmUp.main_ractor?
         @fiber = Fiber.new(blocking: true) { serve(false) }
       end
 

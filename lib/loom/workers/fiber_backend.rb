@@ -96,7 +96,7 @@ module Loom
         @loop = Fiber.scheduler.loop
         @idle = []
         @workers = []
-        WARM_UP.warm
+        WARM_UP.warm if YJITWarmUp.main_ractor?
         @size.times { Fiber.schedule { work(Worker.new(Loom::Evaluation.current).tap { |w| @workers << w }) } }
       end
 

@@ -57,6 +57,35 @@ class YJITWarmUpTest < Minitest::Test
     assert_equal(yjit? ? 1 : 0, Loom::Workers::FiberBackend::WARM_UP.runs)
   end
 
+  def test_the_event_loop_warms_up_once_for_all_threads_loops
+    loops = Array.new(3) { Thread.new { Loom::EventLoop.current }.value }
+    assert_equal 3, loops.uniq.size
+    assert_equal(yjit? ? 1 : 0, Loom::EventLoop::WARM_UP.runs)
+  end
+
+  def test_an_event_loop_warming_call_runs_nothing_queued
+    ran = []
+    Thread.new do
+      loop = Loom::EventLoop.current
+      Loom.concurrently { ran << :started }
+      queued = loop.queue.size
+      loop.run_until(Loom::EventLoop::RESUMED)
+      ran << [:queued_after, loop.queue.size == queued]
+      Loom.wait 0
+    end.join
+    assert_equal [[:queued_after, true], :started], ran
+  end
+
+  def test_a_loop_and_procs_in_another_ractor_leave_the_warm_ups_alone
+    experimental = Warning[:experimental]
+    Warning[:experimental] = false
+    ractor = Ractor.new { [Loom::YJITWarmUp.main_ractor?, Loom.concurrent_proc { Loom.wait(0) && :ran }.call] }
+    assert_equal [false, :ran], ractor.take
+    assert Loom::YJITWarmUp.main_ractor?
+  ensure
+    Warning[:experimental] = experimental
+  end
+
   def test_a_proc_worker_warming_call_touches_no_loop_or_fiber_state
     loop = Loom::EventLoop.current
     fibers = loop.fibers

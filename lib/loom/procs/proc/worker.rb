@@ -56,7 +56,7 @@ module Loom
         # @return [Worker] a new, started worker
         # @raise [FiberRefusedError] when the OS refuses the fiber
         def create(loop)
-          WARM_UP.warm
+          WARM_UP.warm if YJITWarmUp.main_ractor?
           worker = new(loop)
           loop.count_fiber(1)
           worker

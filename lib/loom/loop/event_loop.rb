@@ -92,6 +92,19 @@ module Loom
     #   POOL_SIZE): bench call_methods "conproc.call_and_forget"
     attr_reader :jobs
 
+    # What {#run_until} runs until, in a warming call: resumed already, so
+    # the call returns at once.
+    RESUMED = Object.new
+    def RESUMED.__resumed__ = true
+    RESUMED.freeze
+    # {#run_until} is the loop itself, and a fiber that waits long (a
+    # Loom.run block awaiting its fibers, a root fiber awaiting a promise
+    # resolved by another thread) enters it only a few times: below YJIT's
+    # call threshold, the loop's rounds stayed interpreted (bench promises
+    # "Loom::Promise, fibers waiting on a thread"). Warmed up on the first
+    # loop made (Loom::YJITWarmUp).
+    WARM_UP = YJITWarmUp.new { |loop| loop.run_until(RESUMED) }
+
     def initialize
       @thread = Thread.current
       @max_live_fibers = MAX_LIVE_FIBERS
@@ -103,6 +116,7 @@ module Loom
       @jobs = []
       @held = []
       reinitialize!
+      WARM_UP.warm(self) if YJITWarmUp.main_ractor?
     end
 
     # Empties the loop: drops pending work, timers, IO waiters, idle fibers

@@ -1,49 +1,78 @@
 # frozen_string_literal: true
 
 module Loom
-  # Makes YJIT compile the bodies of loom's long-lived fibers before the
-  # first fiber runs them.
+  # Has YJIT compile the method that is a fiber's body before the fibers
+  # that run it are made.
   #
-  # YJIT compiles a method once it has been called a few times (30 calls on
-  # Ruby 3.3, 120 in large programs). A method that is the body of a pooled
-  # fiber (Proc::Worker#work, FiberBackend#work) is called once per fiber and
-  # then loops for the fiber's whole life, so YJIT never compiled it and every
-  # proc run or pool message went through the interpreter: on 3.3 --yjit the
-  # call_methods rows stayed under 2x Concurrently, with ~30 interpreted
-  # instructions per call. Calling such a method {CALLS} times with an
-  # argument on which it returns at once makes YJIT compile it, and fibers
-  # made afterwards enter compiled code (docs/core.md, "Under YJIT"; bench
-  # call_methods, call_methods_waiting, messages). Without YJIT nothing runs.
-  module YJITWarmUp
-    # Above YJIT's largest call threshold.
+  # YJIT compiles a method once it has been called a number of times
+  # (`--yjit-call-threshold`: 30 on Ruby 3.3, raised to 120 in programs with
+  # very many methods). A method that is a fiber's long-lived loop is called
+  # once per fiber, and loom keeps its fibers (pooled proc workers, a fiber
+  # pool's fibers, the scheduler's blocking fiber), so such a loop stays
+  # interpreted for the life of the process, however hot it runs. Under Ruby
+  # 3.3 --yjit that left 22% of the instructions of the call rows outside
+  # YJIT (bench call_methods "loom conproc.call", "loom conproc.call_nonblock"
+  # and call_methods_waiting "loom waiting call*": ~190 ns CPU per call
+  # instead of ~127 ns; docs/core.md, "Under YJIT").
+  #
+  # A body to warm takes an argument that tells a warming call, on which it
+  # returns at once, touching nothing. {#warm} makes {CALLS} such calls, once
+  # per process, the first time a fiber is about to be made while YJIT runs.
+  # When YJIT is off nothing is called and nothing is marked, so a process
+  # that turns YJIT on later (`RubyVM::YJIT.enable`, Ruby 3.3) warms up at
+  # its next fiber. Two threads racing through a first {#warm} may both warm
+  # up: harmless, the calls do nothing.
+  #
+  # @example
+  #   WARM_UP = Loom::YJITWarmUp.new { allocate.__send__(:work, true) }
+  #   WARM_UP.warm if Loom::YJITWarmUp.main_ractor? # before Fiber.new { work(false) }
+  class YJITWarmUp
+    # Warming calls: above YJIT's call threshold (30, or 120 in large programs).
     CALLS = 200
 
-    @warmed = {}
+    # @return [Boolean] whether YJIT compiles in this process now
+    def self.yjit?
+      defined?(RubyVM::YJIT) ? RubyVM::YJIT.enabled? : false
+    end
 
-    class << self
-      # Yields {CALLS} times, once per +key+ and process, when YJIT is on.
-      # @param key [Object] what is warmed (e.g. the method's owner)
-      # @yield one warming call; it must return at once and touch nothing
-      # @return [Boolean] whether it warmed now
-      def run(key, &)
-        return false if @warmed[key] || !enabled?
+    # Whether warm-ups may run here: only the main Ractor may touch a
+    # warm-up (a constant holding a Proc and a count, not shareable); YJIT's
+    # code serves every Ractor, so warming in the main one is enough.
+    # @return [Boolean]
+    def self.main_ractor?
+      Ractor.current.equal?(Ractor.main)
+    end
 
-        @warmed[key] = true
-        CALLS.times(&)
-        true
-      end
+    # @return [Integer] how many times this warm-up ran (0 or 1, barring a race)
+    attr_reader :runs
 
-      # @return [Boolean] whether YJIT compiles this process's code now (and
-      #   LOOM_YJIT_WARM_UP is not "0", the switch the A/B probe uses)
-      def enabled?
-        return false unless defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?
+    # @yield one warming call of the body (it must return at once and change nothing)
+    # @raise [ArgumentError] without a block
+    def initialize(&call)
+      raise ArgumentError, "YJITWarmUp.new needs a block: the warming call of a fiber's body" unless call
 
-        ENV["LOOM_YJIT_WARM_UP"] != "0"
-      end
+      @call = call
+      @runs = 0
+      @warmed = false
+    end
 
-      # @param key [Object]
-      # @return [Boolean] whether +key+ was warmed
-      def warmed?(key) = @warmed.key?(key)
+    # Makes the warming calls if YJIT runs and they were not made yet; a
+    # no-op (an instance variable test) once they were.
+    # @param subject [Object] handed to each warming call (e.g. the loop to warm)
+    # @return [Boolean] whether this call warmed up
+    def warm(subject = nil)
+      return false if @warmed || !YJITWarmUp.yjit?
+
+      @warmed = true
+      @runs += 1
+      call = @call
+      CALLS.times { call.call(subject) }
+      true
+    end
+
+    # @return [Boolean] whether the warming calls were made
+    def warmed?
+      @warmed
     end
   end
 end

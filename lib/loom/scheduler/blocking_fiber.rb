@@ -19,16 +19,13 @@ module Loom
       # read when the next call would block, so length is always 0 there.)
       OFFSETS = IO::Buffer.instance_method(:read).arity != 2
 
+      # {#serve} is the fiber's body, entered once per scheduler: warmed up
+      # so that YJIT compiles it (Loom::YJITWarmUp).
+      WARM_UP = YJITWarmUp.new { allocate.__send__(:serve, true) }
+
       def initialize
-        # The call's arguments travel in instance variables: resume and
-        # yield with several values would allocate an Array per call.
-        @fiber = Fiber.new(blocking: true) do
-          while true # rubocop:disable Style/InfiniteLoop -- `loop` costs a block call per system call
-            result = perform
-            @target = @io = nil
-            Fiber.yield(result)
-          end
-        end
+        WARM_UP.warm if YJITWarmUp.main_ractor?
+        @fiber = Fiber.new(blocking: true) { serve(false) }
       end
 
       # One read(2) into +buffer+ (+operation+ :read) or write(2) from it
@@ -61,6 +58,18 @@ module Loom
       end
 
       private
+
+      # The call's arguments travel in instance variables: resume and yield
+      # with several values would allocate an Array per call.
+      def serve(warming)
+        return if warming # see WARM_UP
+
+        while true # rubocop:disable Style/InfiniteLoop -- `loop` costs a block call per system call
+          result = perform
+          @target = @io = nil
+          Fiber.yield(result)
+        end
+      end
 
       def perform
         case @operation

@@ -36,6 +36,10 @@ module Loom
       Failure = Struct.new(:error)
       private_constant :Worker, :Failure
 
+      # {#work} is each pool fiber's body, entered once per fiber: warmed up
+      # so that YJIT compiles it (bench messages "loom fiber pool").
+      WARM_UP = YJITWarmUp.new { allocate.__send__(:work, nil) }
+
       # Sends one message to an idle fiber and waits for its answer.
       # Asked from a fiber of the pool's loop while a fiber is idle and
       # nothing is queued, it is a direct hand-over; otherwise it falls back
@@ -88,42 +92,40 @@ module Loom
 
       # Inside Loom.run: the fibers join the caller's loop.
       def start_here
-        YJITWarmUp.run(FiberBackend) { FiberBackend.allocate.__send__(:work, nil) }
         @loop_thread = Thread.current
         @loop = Fiber.scheduler.loop
         @idle = []
         @workers = []
+        WARM_UP.warm if YJITWarmUp.main_ractor?
         @size.times { Fiber.schedule { work(Worker.new(Loom::Evaluation.current).tap { |w| @workers << w }) } }
       end
 
       # A pool fiber: chunks from the queue while there are any, else idle
       # until a chunk or a direct ask wakes it; ends once the queue is closed
-      # and empty.
-      def work(worker)
-        return if worker.nil? # YJITWarmUp's calls: nothing else runs
+      # and empty. Without a worker, a warming call (WARM_UP): it does nothing.
+      def work(worker) # rubocop:disable Metrics/CyclomaticComplexity -- the warming guard, here to stay in one frame
+        return unless worker
 
         queue = @queue
         idle = @idle
-        begin
-          # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
-          while true
-            # Only this loop's fibers pop (and, once it is closed, a killing
-            # thread): a pop after a non-empty test never waits; at worst it
-            # finds the closed queue emptied and answers nil.
-            unless queue.empty?
-              run_next(queue, worker)
-              next
-            end
-            break if queue.closed?
-
-            idle << worker
-            message = Loom.await_resume!
-            answer(worker, worker.caller, message) if worker.caller
+        # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
+        while true
+          # Only this loop's fibers pop (and, once it is closed, a killing
+          # thread): a pop after a non-empty test never waits; at worst it
+          # finds the closed queue emptied and answers nil.
+          unless queue.empty?
+            run_next(queue, worker)
+            next
           end
-        ensure
-          idle&.delete(worker)
-          fiber_ended
+          break if queue.closed?
+
+          idle << worker
+          message = Loom.await_resume!
+          answer(worker, worker.caller, message) if worker.caller
         end
+      ensure
+        idle&.delete(worker)
+        fiber_ended if worker
       end
 
       # One chunk, in a frame of its own: an idle fiber must not hold the

@@ -1,39 +1,130 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "open3"
+require "rbconfig"
 
-# YJITWarmUp calls the fiber bodies with their warming argument so YJIT
-# compiles them: once per process, only under YJIT, and with no effect.
+# The YJIT warm-up of loom's fiber bodies: made once per process and only
+# while YJIT runs; a warming call does nothing. (The suite runs with and
+# without --yjit: each test asserts what holds in the running one.)
 class YJITWarmUpTest < Minitest::Test
-  WarmUp = Loom::YJITWarmUp
+  include InLoomRun
 
-  def test_it_runs_once_per_key_and_only_under_yjit
+  LIB = File.expand_path("../../../lib", __dir__)
+
+  def yjit?
+    Loom::YJITWarmUp.yjit?
+  end
+
+  def test_a_warm_up_calls_its_body_only_under_yjit_and_only_once
     calls = 0
-    key = Object.new
-    first = WarmUp.run(key) { calls += 1 }
-    second = WarmUp.run(key) { calls += 1 }
-    if WarmUp.enabled?
-      assert_equal [true, false, WarmUp::CALLS], [first, second, calls]
-      assert WarmUp.warmed?(key)
-    else
-      assert_equal [false, false, 0], [first, second, calls]
-      refute WarmUp.warmed?(key)
+    warm_up = Loom::YJITWarmUp.new { calls += 1 }
+    first = warm_up.warm
+    second = warm_up.warm
+    assert_equal yjit?, first
+    refute second
+    assert_equal(yjit? ? Loom::YJITWarmUp::CALLS : 0, calls)
+    assert_equal(yjit? ? 1 : 0, warm_up.runs)
+    assert_equal yjit?, warm_up.warmed?
+  end
+
+  def test_the_warm_calls_are_above_yjits_largest_default_call_threshold
+    assert_operator Loom::YJITWarmUp::CALLS, :>, 120
+  end
+
+  def test_a_warm_up_needs_its_warming_call
+    error = assert_raises(ArgumentError) { Loom::YJITWarmUp.new }
+    assert_includes error.message, "block"
+  end
+
+  def test_proc_workers_warm_up_once_however_many_fibers_are_made
+    waiting = Array.new(40) { Loom.concurrently { Loom.await_resume!(within: 60) } }
+    Loom.wait 0
+    waiting.each(&:resume!)
+    waiting.each(&:await_result)
+    assert_equal(yjit? ? 1 : 0, Loom::Proc::Worker::WARM_UP.runs)
+  end
+
+  def test_the_scheduler_and_a_fiber_pool_warm_up_once
+    2.times do
+      in_loom_run do
+        pool = Loom::Pool.new(worker: :fiber, size: 3) { |x| x + 1 }
+        assert_equal [2, 3], pool.map([1, 2])
+        pool.shutdown
+      end
     end
+    assert_equal(yjit? ? 1 : 0, Loom::Scheduler::BlockingFiber::WARM_UP.runs)
+    assert_equal(yjit? ? 1 : 0, Loom::Workers::FiberBackend::WARM_UP.runs)
   end
 
-  def test_the_warming_calls_touch_no_loop_or_thread_state
-    before = Thread.current[Loom::Evaluation::FIBER_KEY]
-    assert_nil Loom::Proc::Worker.allocate.__send__(:work, warming: true)
-    assert_nil Loom::Workers::FiberBackend.allocate.__send__(:work, nil)
-    assert_same before, Thread.current[Loom::Evaluation::FIBER_KEY]
+  def test_the_event_loop_warms_up_once_for_all_threads_loops
+    loops = Array.new(3) { Thread.new { Loom::EventLoop.current }.value }
+    assert_equal 3, loops.uniq.size
+    assert_equal(yjit? ? 1 : 0, Loom::EventLoop::WARM_UP.runs)
   end
 
-  def test_procs_and_fiber_pools_behave_the_same_after_a_warm_up
-    assert_equal [1, 2, 3], Array.new(3) { |i| Loom.concurrent_proc { |x| x + 1 }.call(i) }
-    assert_equal [2, 4], Loom.map([1, 2], worker: :fiber, size: 2) { |x| x * 2 }
-    return unless WarmUp.enabled?
+  def test_an_event_loop_warming_call_runs_nothing_queued
+    ran = []
+    Thread.new do
+      loop = Loom::EventLoop.current
+      Loom.concurrently { ran << :started }
+      queued = loop.queue.size
+      loop.run_until(Loom::EventLoop::RESUMED)
+      ran << [:queued_after, loop.queue.size == queued]
+      Loom.wait 0
+    end.join
+    assert_equal [[:queued_after, true], :started], ran
+  end
 
-    assert WarmUp.warmed?(Loom::Proc::Worker)
-    assert WarmUp.warmed?(Loom::Workers::FiberBackend)
+  def test_a_loop_and_procs_in_another_ractor_leave_the_warm_ups_alone
+    experimental = Warning[:experimental]
+    Warning[:experimental] = false
+    ractor = Ractor.new { [Loom::YJITWarmUp.main_ractor?, Loom.concurrent_proc { Loom.wait(0) && :ran }.call] }
+    assert_equal [false, :ran], ractor.take
+    assert Loom::YJITWarmUp.main_ractor?
+  ensure
+    Warning[:experimental] = experimental
+  end
+
+  def test_a_proc_worker_warming_call_touches_no_loop_or_fiber_state
+    loop = Loom::EventLoop.current
+    fibers = loop.fibers
+    pooled = loop.pool.size
+    context = Thread.current[Loom::Proc::Evaluation::FIBER_KEY]
+    worker = Loom::Proc::Worker.allocate
+    assert_nil worker.__send__(:work, true)
+    assert_empty worker.instance_variables
+    assert_equal [fibers, pooled], [loop.fibers, loop.pool.size]
+    assert_same context, Thread.current[Loom::Proc::Evaluation::FIBER_KEY]
+  end
+
+  def test_a_blocking_fiber_warming_call_does_nothing
+    blocking = Loom::Scheduler::BlockingFiber.allocate
+    assert_nil blocking.__send__(:serve, true)
+    assert_empty blocking.instance_variables
+  end
+
+  def test_a_fiber_pool_warming_call_does_nothing
+    # A real run would fail at once here: the allocated backend has no queue.
+    backend = Loom::Workers::FiberBackend.allocate
+    assert_nil backend.__send__(:work, nil)
+    assert_empty backend.instance_variables
+  end
+
+  def test_yjit_enabled_at_run_time_warms_up_at_the_next_fiber
+    skip "RubyVM::YJIT.enable needs Ruby 3.3+" unless defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enable)
+
+    script = <<~RUBY
+      require "loom"
+      Loom.concurrent_proc { 1 }.call
+      before = Loom::Proc::Worker::WARM_UP.runs
+      RubyVM::YJIT.enable
+      Loom.concurrent_proc { Loom.wait(0) }.call_nonblock
+      Loom.concurrent_proc { Loom.wait(0) }.call_nonblock
+      print [before, Loom::Proc::Worker::WARM_UP.runs].inspect
+    RUBY
+    out, err, status = Open3.capture3({ "RUBYOPT" => nil }, RbConfig.ruby, "--disable-yjit", "-I", LIB, "-e", script)
+    assert status.success?, err
+    assert_equal "[0, 1]", out
   end
 end

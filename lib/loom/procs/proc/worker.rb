@@ -23,6 +23,9 @@ module Loom
       # "conproc.call_nonblock").
       class Signal; end # rubocop:disable Lint/EmptyClass -- a marker class, tested with ===
       SUSPENDED = Signal.new.freeze
+      # {#work} is each worker fiber's body, entered once per fiber: warmed
+      # up so that YJIT compiles it (bench call_methods "loom conproc.call").
+      WARM_UP = YJITWarmUp.new { allocate.__send__(:work, true) }
       # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
       class Failure < Signal
         # @return [Exception]
@@ -53,7 +56,7 @@ module Loom
         # @return [Worker] a new, started worker
         # @raise [FiberRefusedError] when the OS refuses the fiber
         def create(loop)
-          YJITWarmUp.run(self) { allocate.__send__(:work, warming: true) }
+          WARM_UP.warm if YJITWarmUp.main_ractor?
           worker = new(loop)
           loop.count_fiber(1)
           worker
@@ -82,7 +85,7 @@ module Loom
         @evaluation = nil
         @wait_timer = nil
         @resume_value = true
-        @fiber = Fiber.new(blocking: false) { work }
+        @fiber = Fiber.new(blocking: false) { work(false) }
         # Resume once now, so that a refused stack shows up here, where the
         # caller gets a clear error, and not in the middle of a start.
         @fiber.resume
@@ -214,8 +217,8 @@ module Loom
       private
 
       # rubocop:disable-next Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
-      def work(warming: false)
-        return if warming # YJITWarmUp's calls: nothing else runs
+      def work(warming)
+        return if warming # see WARM_UP
 
         Thread.current[Evaluation::FIBER_KEY] = self
         Fiber.yield

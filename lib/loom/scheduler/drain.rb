@@ -16,11 +16,15 @@ module Loom
       POLL = 0.001
 
       # @param loop [EventLoop] the current thread's loop
-      # @return [void]
+      # @param deadline [Float, nil] the loop's clock ({EventLoop#now}) at
+      #   which to give up; nil: never
+      # @return [Boolean] true when drained, false when +deadline+ passed
       # @raise [EventLoop::DeadlockError] when fibers still wait but nothing
       #   (no timer, no IO, no other thread) could ever wake them
-      def self.call(loop)
+      def self.call(loop, deadline = nil)
         until loop.live.zero? && loop.idle?
+          return false if deadline && loop.now >= deadline
+
           if loop.idle?
             deadlock!(loop) if stuck?(loop)
             Loom.await_resume!(within: POLL, timeout_result: nil)
@@ -28,6 +32,7 @@ module Loom
             Loom.wait(0)
           end
         end
+        true
       end
 
       # Our own POLL timer is gone by now, so any timer is someone else's.

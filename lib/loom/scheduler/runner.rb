@@ -35,11 +35,15 @@ module Loom
       # fork child's, a plain Fiber.new's) has nobody running the loop, and
       # cannot run it under a scheduler itself (the loop's own IO.select
       # would call the hooks again): a blocking fiber of its own does.
+      # exit, Interrupt, ...: the block's fibers are cancelled, then it re-raises.
       def run(scheduler)
         return run_in_loop(scheduler) if Fiber.current.blocking?
         return run_in_fiber unless Evaluation.current.instance_of?(Evaluation)
 
         Fiber.new(blocking: true) { run_in_loop(scheduler) }.resume
+      rescue Exception => e # rubocop:disable Lint/RescueException -- exit, Interrupt, ...: cancel the block's fibers, re-raise
+        Cancel.call(@evaluation, e, scheduler.loop) if @evaluation
+        raise
       end
 
       def install
@@ -52,14 +56,9 @@ module Loom
       # awaits the block, what the block started, then anything left.
       def run_in_loop(scheduler)
         evaluation = scheduler.fiber(&wrapped)
-        begin
-          outcome = evaluation.await_result
-          await_descendants(evaluation)
-          Drain.call(scheduler.loop)
-        rescue Exception # rubocop:disable Lint/RescueException -- cancel the block's fibers (their ensure runs), re-raise
-          evaluation.conclude_to(nil) unless evaluation.concluded?
-          raise
-        end
+        outcome = evaluation.await_result
+        await_descendants(evaluation)
+        Drain.call(scheduler.loop)
         outcome
       end
 
@@ -85,9 +84,12 @@ module Loom
         end
       end
 
+      # The block, as a concurrent proc's body: its error is returned (see
+      # Failure); its evaluation is kept for {Cancel}.
       def wrapped
         block = @block
         lambda do
+          @evaluation = Evaluation.current
           block.call
         rescue StandardError, ScriptError, SystemStackError => e
           Failure.new(e)

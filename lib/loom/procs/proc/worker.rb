@@ -138,12 +138,16 @@ module Loom
 
       # Resumes the waiting proc with +value+ (the cancel signal) from
       # outside the loop's round: when done it must not chain. The wait's
-      # timer and any resume value kept for it go.
+      # timer and any resume value kept for it go. The cancelled evaluation
+      # is concluded and keeps its result; the unwinding's ensure blocks may
+      # still wait (a puts, a sleep), so their waits get a fresh evaluation
+      # of their own that nobody awaits.
       # @return [Object] SUSPENDED, a Failure or the result
       def __cancel__(value)
         __drop_wait_timer__
         @resume_value = true
         @chain = false
+        @evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
         @fiber.resume(value)
       end
 

@@ -19,6 +19,7 @@ module Loom
   class EventLoop
     include Fibers
     include Timers
+    include WakePipe
 
     # Raised when a fiber waits, nothing is scheduled, no IO or timer is
     # pending and no other thread exists that could wake it.
@@ -291,6 +292,7 @@ module Loom
       timeout = sleep_timeout
       return if timeout&.zero? # a timer is due; IO was just swept
 
+      open_wake_pipe unless @wake_r
       @sleeping = true # before looking at the inbox: see #deliver
       return unless @inbox.empty?
 
@@ -334,18 +336,8 @@ module Loom
       end
     end
 
-    # One write wakes the sleeping loop: later messages are drained with the
-    # first, so they write nothing.
-    def wake_up
-      @sleeping = false
-      @wake_w.write_nonblock(".", exception: false)
-    rescue IOError
-      nil # the loop's thread is gone or the loop was reinitialized
-    end
-
     def reset_wakeup
-      [@wake_r, @wake_w].each { |io| io&.close unless io&.closed? }
-      @wake_r, @wake_w = IO.pipe
+      close_wake_pipe # reopened by the next sleep (WakePipe)
       @inbox = Thread::Queue.new
       @mail = false
       @wake_buffer = String.new(capacity: 4096) # reused by every drain

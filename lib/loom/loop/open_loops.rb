@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+module Loom
+  class EventLoop
+    # The loops of this Ractor that hold descriptors open (a wake-up pipe, a
+    # selector), with the thread each belongs to. Ruby has no hook for a
+    # thread's end, and a loop lives as long as its Thread object (a thread
+    # variable), so without this every thread that ever slept in a loop kept
+    # its descriptors until the garbage collector freed the Thread: a
+    # program that starts threads faster than GC runs met EMFILE. Each time
+    # a loop opens its pipe, the loops of threads that ended are closed
+    # first, so the count stays at the live threads' loops plus at most the
+    # few that ended since the last opening.
+    class OpenLoops
+      KEY = :__loom_open_loops__
+      private_constant :KEY
+
+      # @return [OpenLoops] this Ractor's registry (Ractor-local: a loop in
+      #   another Ractor cannot touch the main Ractor's objects)
+      def self.current
+        Ractor.current[KEY] ||= new
+      end
+
+      def initialize
+        @loops = {}.compare_by_identity
+        @lock = Mutex.new
+      end
+
+      # Records +loop+ as holding descriptors, after closing those of the
+      # loops whose thread has ended.
+      # @param loop [EventLoop]
+      # @return [void]
+      def add(loop)
+        @lock.synchronize do
+          @loops.delete_if { |other, thread| !thread.alive? && other.__release__ }
+          @loops[loop] = loop.thread
+        end
+      end
+
+      # @param loop [EventLoop] a loop that closed its descriptors
+      # @return [void]
+      def delete(loop)
+        @lock.synchronize { @loops.delete(loop) }
+      end
+
+      # @return [Integer] loops recorded as holding descriptors
+      def size
+        @lock.synchronize { @loops.size }
+      end
+
+      current # the main Ractor's, made at load, before any thread races for it
+    end
+  end
+end

@@ -2,17 +2,52 @@
 
 module Loom
   class Scheduler
-    # The timer behind {Scheduler#timeout_after}: when it fires, the fiber
-    # that set it gets +exception_class+ raised where it waits (its wait's
-    # ensure blocks run, as for a thread's Timeout).
+    # The timer behind {Scheduler#timeout_after} and {Loom.with_timeout}:
+    # when it fires, the fiber that set it gets +exception_class+ raised
+    # where it waits (its wait's ensure blocks run, as for a thread's
+    # Timeout).
     class Deadline
+      # What a deferred deadline raises where the fiber waits: not a
+      # StandardError, so the block's own `rescue => e` (Net::HTTP's retry
+      # on Timeout::Error, say) does not catch it; {#run} turns it into the
+      # deadline's error at the block's boundary, as Ruby's Timeout does
+      # with its internal exception.
+      class Expired < Exception # rubocop:disable Lint/InheritException -- must pass `rescue StandardError`
+        # @return [Deadline] the deadline that raised it
+        attr_reader :deadline
+
+        # @param deadline [Deadline]
+        def initialize(deadline)
+          super("deadline expired")
+          @deadline = deadline
+        end
+      end
+
+      # Checks the +seconds+ of {Loom.with_timeout} before anything is armed.
+      # @param seconds [Object]
+      # @return [Numeric] +seconds+
+      # @raise [TypeError] unless a real number
+      # @raise [ArgumentError] when negative or NaN
+      def self.seconds!(seconds)
+        unless seconds.is_a?(Numeric) && seconds.real?
+          raise TypeError, "with_timeout: seconds must be a number (Numeric), got #{seconds.inspect}"
+        end
+        return seconds if seconds >= 0 # false for NaN
+
+        raise ArgumentError, "with_timeout: seconds must be at least 0 (Float::INFINITY for no limit), " \
+                             "got #{seconds.inspect}"
+      end
+
       # @param fiber [Fiber] the fiber running the timed block
       # @param exception_class [Class]
       # @param message [String]
-      def initialize(fiber, exception_class, message)
+      # @param deferred [Boolean] raise {Expired} in the fiber and
+      #   +exception_class+ only at the block's boundary ({#run})
+      def initialize(fiber, exception_class, message, deferred: false)
         @fiber = fiber
         @exception_class = exception_class
         @message = message
+        @deferred = deferred
         @timer = nil
         @due = false
       end
@@ -25,6 +60,20 @@ module Loom
         @loop = loop
         @timer = loop.add_timer(seconds, self, nil)
         self
+      end
+
+      # Runs the block under the armed deadline, and disarms it after.
+      # @yieldreturn [Object]
+      # @return [Object] the block's value
+      # @raise [Exception] the deadline's error when it expired in the block
+      def run
+        yield
+      rescue Expired => e
+        raise unless e.deadline.equal?(self)
+
+        raise @exception_class, @message, e.backtrace
+      ensure
+        cancel
       end
 
       # Disarms the deadline: removes the timer for real if it has not
@@ -58,9 +107,10 @@ module Loom
         @due = false
         # The loop may run in the timed fiber itself (a fiber outside any
         # concurrent proc runs the loop while it waits): raise right here.
-        raise @exception_class, @message if @fiber.equal?(Fiber.current)
+        error = @deferred ? Expired.new(self) : @exception_class.new(@message)
+        raise error if @fiber.equal?(Fiber.current)
 
-        @fiber.raise(@exception_class, @message) if @fiber.alive?
+        @fiber.raise(error) if @fiber.alive?
       end
 
       # A raise is never run by another proc's fiber: a proc fiber that just

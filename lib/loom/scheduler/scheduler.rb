@@ -158,11 +158,15 @@ module Loom
     # @param message [String]
     # @yieldparam duration [Numeric]
     # @return [Object] the block's value
-    def timeout_after(duration, exception_class, message)
-      deadline = Deadline.new(Fiber.current, exception_class, message).arm(@loop, duration)
-      yield duration
-    ensure
-      deadline&.cancel
+    def timeout_after(duration, exception_class, message, &block)
+      # Timeout.timeout without a class passes Timeout::Error: Ruby's own
+      # Timeout then raises an internal exception in the block and
+      # Timeout::Error only at its boundary, so code in the block that
+      # rescues Timeout::Error (Net::HTTP retries on it) cannot swallow it.
+      # Deferred, the deadline does the same.
+      deferred = exception_class.equal?(::Timeout::Error)
+      deadline = Deadline.new(Fiber.current, exception_class, message, deferred: deferred)
+      deadline.arm(@loop, duration).run { block.call(duration) }
     end
 
     # Called by Fiber.set_scheduler and at the end of the thread: runs the

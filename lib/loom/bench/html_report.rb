@@ -15,7 +15,7 @@ module Loom
         h1 { font-size: 22px; margin: 0; } h2 { font-size: 18px; margin: 1.2em 0 .4em; } h3 { font-size: 15px; }
         .context, .key { color: #555; font-size: 12px; margin: .2em 0 .6em; }
         ul.answers { list-style: none; padding: 0; margin: 0; }
-        ul.answers li { border-left: 4px solid #bbb; padding: 1px 0 1px 8px; margin: 3px 0; color: #222; }
+        ul.answers li { border-left: 4px solid #bbb; padding: 0 0 0 8px; margin: 2px 0; line-height: 1.3; color: #222; }
         ul.answers li.wins, ul.answers li.met { border-color: #1a7f37; }
         ul.answers li.loses, ul.answers li.missed { border-color: #b42318; }
         table { border-collapse: collapse; margin: .6em 0; font-size: 13px; }

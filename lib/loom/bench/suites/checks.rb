@@ -280,9 +280,9 @@ Loom::Bench.suite(:checks) do |s|
   { "trivial" => "simple", "CPU-heavy" => "cpu_bound", "IO-bound" => "io_bound" }.each do |job, name|
     s.backends job, source: "checks, #{name}", rows: loom_workers.to_h { |w| [w, "#{name}: loom #{w}"] }
   end
-  s.answer "Property checks in one process: loom inline vs Pbt's worker: :none",
+  s.answer "Property checks: loom inline and ractor vs Pbt's worker: :none and :ractor",
            loom: cases.keys.map { |name| "#{name}: loom inline" }, target: 1
-  s.answer "Property checks on ractors: loom vs Pbt's worker: :ractor",
+  s.answer "Property checks: loom inline and ractor vs Pbt's worker: :none and :ractor",
            loom: cases.keys.map { |name| "#{name}: loom ractor" }, target: 1
   s.answer "A failing check on 2 processes: loom's pool vs a fork per batch (Pbt 0.4)",
            group: "failure_simple", loom: "failure_simple: loom process, one pool per check", target: 20

@@ -22,7 +22,10 @@ module Loom
       end
 
       def initialize
-        @loops = {}.compare_by_identity
+        # Weak: the registry must not keep a loop (and its pipe) alive after
+        # its Thread is freed; the garbage collector then closes the pipe, as
+        # it did before there was a registry.
+        @loops = ObjectSpace::WeakMap.new
         @lock = Mutex.new
       end
 
@@ -32,20 +35,14 @@ module Loom
       # @return [void]
       def add(loop)
         @lock.synchronize do
-          @loops.delete_if { |other, thread| !thread.alive? && other.__release__ }
-          @loops[loop] = loop.thread
+          @loops.each_key { |other| other.close if other.open? && !other.thread.alive? }
+          @loops[loop] = true
         end
       end
 
-      # @param loop [EventLoop] a loop that closed its descriptors
-      # @return [void]
-      def delete(loop)
-        @lock.synchronize { @loops.delete(loop) }
-      end
-
-      # @return [Integer] loops recorded as holding descriptors
+      # @return [Integer] loops of this Ractor holding a wake-up pipe now
       def size
-        @lock.synchronize { @loops.size }
+        @lock.synchronize { @loops.each_key.count(&:open?) }
       end
 
       current # the main Ractor's, made at load, before any thread races for it

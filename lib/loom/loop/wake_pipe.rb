@@ -20,17 +20,14 @@ module Loom
       # @example
       #   Thread.new { Loom.wait 0.001; Loom::EventLoop.current.close }.join
       def close
-        __release__
-        OpenLoops.current.delete(self)
-        true
-      end
-
-      # {#close} without telling {OpenLoops} (which calls it, under its lock).
-      # @return [true]
-      def __release__
         @io.clear
         close_wake_pipe
         true
+      end
+
+      # @return [Boolean] whether the loop holds its wake-up pipe now
+      def open?
+        !@wake_r.nil?
       end
 
       private

@@ -128,7 +128,9 @@ class WorkerLossTest < Minitest::Test
       pool.map([1, 2])
       pool.shutdown
     end
-    assert_equal before, worker_counts.fds
+    # At most: a pool's loop may close the descriptors of loops whose
+    # thread ended earlier (EventLoop::OpenLoops)
+    assert_operator worker_counts.fds, :<=, before
   ensure
     GC.enable
   end

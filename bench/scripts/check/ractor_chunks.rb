@@ -5,7 +5,7 @@ module Loom
     module Runners
       # The runner worker: :ractor used until 2026-11-23, kept here as the
       # baseline of the A/B scripts (window_ab.rb); loom now runs
-      # RactorWorkers. Each chunk of cases runs in a ractor of its own, as
+      # Ractors. Each chunk of cases runs in a ractor of its own, as
       # Pbt's ractor worker runs each value in one, with IN_FLIGHT ractors per
       # worker alive at a time; the driver takes whichever ractor ends first
       # (Ractor.select) and starts the next.
@@ -22,7 +22,7 @@ module Loom
       # Ractors cannot be killed: the chunks behind a failure run to their
       # end, unawaited, as a pool's would.
       #
-      # This was worker: :ractor's runner until {RactorWorkers} (a ractor per
+      # This was worker: :ractor's runner until {Ractors} (a ractor per
       # worker for the whole check) replaced it; it is kept, like
       # {ForkPerBatch}, as the baseline of bench/scripts/check/ractor_gap.rb
       # and window_ab.rb, which make it in place of {Runners.for}'s choice.
@@ -79,7 +79,7 @@ module Loom
         end
 
         def start(chunk)
-          RactorWorkers.warn_once
+          Ractors.warn_once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
           Ractor.new(@handler, chunk, name: "loom-check") { |handler, batch| handler.call([0, batch]) }

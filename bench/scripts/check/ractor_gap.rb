@@ -1,7 +1,7 @@
 # Where the gap between loom's cpu_bound ractor check and bare ractors goes: the
 # same 100 × tarai(9, 4, 0) as the loom check on :inline, :ractor (loom_ractor;
 # loom_ractor4 with 4 workers; loom_chunks with RactorChunks, the runner before
-# RactorWorkers), 2 bare ractors of 50 (bare2), bare ractors of 2 runs with 4 alive
+# Ractors), 2 bare ractors of 50 (bare2), bare ractors of 2 runs with 4 alive
 # (loom's old chunking without loom), the main ractor running 50 while one ractor
 # runs 50, and the main ractor and one ractor pulling 2-run chunks from a dispatcher
 # ractor. Variants interleaved in random order; wall and process CPU (all threads),
@@ -11,7 +11,7 @@ require "loom"
 require "loom/check"
 Warning[:experimental] = false
 module T; def self.tarai(x, y, z) = x <= y ? y : tarai(tarai(x - 1, y, z), tarai(y - 1, z, x), tarai(z - 1, x, y)); end
-# loom_chunks: the runner before RactorWorkers, a ractor per chunk of 2 ms of runs.
+# loom_chunks: the runner before Ractors, a ractor per chunk of 2 ms of runs.
 Loom::Check::Runners.singleton_class.prepend(Module.new do
   def for(property, options)
     $chunks && options.worker == :ractor ? Loom::Check::Runners::RactorChunks.new(property, size: options.size) : super

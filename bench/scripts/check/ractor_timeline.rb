@@ -1,7 +1,7 @@
 # Where a cpu_bound check on worker: :ractor (tarai(9, 4, 0), 100 runs) loses time: each
 # worker ractor's idle time before and between its chunks (from the check's start), and
 # its tail (from its last chunk's end to the check's end). Each chunk's handler is wrapped
-# to report when it ran; the driver is RactorWorkers' own, with the timing kept aside.
+# to report when it ran; the driver is Ractors' own, with the timing kept aside.
 # usage: bundle exec ruby -Ilib bench/scripts/check/ractor_timeline.rb [checks]
 require "loom"
 require "loom/check"
@@ -20,7 +20,7 @@ module Timed
     end)
   end
 end
-R::RactorWorkers.prepend(Module.new do
+R::Ractors.prepend(Module.new do
   def initialize(...)
     super
     @handler = Timed.wrap(@handler) # the workers started by super get the plain handler: replace them
@@ -29,10 +29,10 @@ R::RactorWorkers.prepend(Module.new do
     @size.times { @outstanding[start_worker] = 0 }
   end
 
-  # RactorWorkers#take_back, keeping each chunk's timing aside.
+  # Ractors#take_back, keeping each chunk's timing aside.
   def take_back(window)
     loop do
-      _tag, id, serial, result = Ractor.receive_if { |m| m.is_a?(Array) && m[0] == R::RactorWorkers::TAG }
+      _tag, id, serial, result = Ractor.receive_if { |m| m.is_a?(Array) && m[0] == R::Ractors::TAG }
       next unless id == object_id
 
       number, worker = @open.delete(serial)

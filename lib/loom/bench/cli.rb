@@ -153,7 +153,7 @@ module Loom
         0
       end
 
-      # A long-lived child of a {WorkerPool}: specs on stdin, records on fd 3.
+      # A long-lived child of a {TrialPool}: specs on stdin, records on fd 3.
       def serve
         TrialServer.new($stdin, IO.new(3, "w")).call
         0

@@ -7,7 +7,7 @@ module Loom
     # Runs one trial in another `ruby` process: for rows with `isolate:`
     # (many workers, global state, peers that patch Kernel) and for every row
     # when the run asks for other Ruby flags than this process has (--yjit,
-    # --no-yjit, --both). The trial goes to the {WorkerPool}'s long-lived
+    # --no-yjit, --both). The trial goes to the {TrialPool}'s long-lived
     # child of its (suite, isolation group, variant), or with fork: true
     # (rows with `isolate: :trial`, every row under `--isolate`) to a process
     # forked for it alone from the suite's forking child (see TrialServer).
@@ -19,7 +19,7 @@ module Loom
       # @param quick [Boolean]
       # @param keep_gc [Boolean]
       # @param variant [String] "yjit" or "no-yjit"
-      # @param pool [WorkerPool] where the children live
+      # @param pool [TrialPool] where the children live
       # @param fork [Boolean] fork a process for this trial alone from the
       #   suite's forking child, not the row's shared child
       def initialize(row, trial:, seconds:, warmup:, quick:, keep_gc:, variant:, pool:, fork: false) # rubocop:disable Metrics/ParameterLists -- mirrors Trial
@@ -64,7 +64,7 @@ module Loom
       # @raise [Error] when the suite has no such row or a require fails
       def self.row_of(spec, load: true)
         suite = Bench.registry.fetch(spec.fetch("suite"))
-        row = suite.row_named(spec.fetch("row")) or raise Error, "worker: no row #{spec['row'].inspect}"
+        row = suite.row_named(spec.fetch("row")) or raise Error, "trial process: no row #{spec['row'].inspect}"
         load_requirements(row, resolve_only: !load)
         row
       end

@@ -33,7 +33,7 @@ module Loom
       # The budget never shrinks a suite below these (fewer says too little).
       MIN_TRIALS = 3
       MIN_SECONDS = 0.5
-      # Seconds a fresh `ruby -Ilib exe/loom` worker takes to start (bundler, loom, the suite; YJIT
+      # Seconds a fresh `ruby -Ilib exe/loom` trial process takes to start (bundler, loom, the suite; YJIT
       # reserves its code memory): 0.6–2 s here depending on the load.
       SPAWN_SECONDS = 1.0
       # Seconds to fork a fresh process for one trial from a suite's forking child (TrialServer).
@@ -142,7 +142,7 @@ module Loom
       end
 
       # A shared child is started once per group (the estimate assumes it
-      # stays up; WorkerPool keeps the recently used ones) and warms each row once.
+      # stays up; TrialPool keeps the recently used ones) and warms each row once.
       def estimate_run(run, warm)
         first = run.fresh || !warm.key?([run.row, run.variant])
         warm[[run.row, run.variant]] = true

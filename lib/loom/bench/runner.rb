@@ -161,7 +161,7 @@ module Loom
                     keep_gc: @options[:keep_gc], variant: run.variant }
         return Trial.new(run.row, **options) unless run.isolated
 
-        IsolatedTrial.new(run.row, **options, pool: (@pool ||= WorkerPool.new), fork: run.fresh)
+        IsolatedTrial.new(run.row, **options, pool: (@pool ||= TrialPool.new), fork: run.fresh)
       end
 
       # A full window (or warm-up pass) the first time a row runs in a

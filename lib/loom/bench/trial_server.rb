@@ -4,7 +4,7 @@ require "json"
 
 module Loom
   module Bench
-    # The child's side of a {WorkerProcess}: one long-lived `ruby` that
+    # The child's side of a {TrialProcess}: one long-lived `ruby` that
     # loads loom and one suite file once, then measures the trials it is
     # sent, one JSON spec a line on stdin, and answers each with one JSON
     # record a line on the results pipe (file descriptor 3; stdout is

@@ -15,7 +15,9 @@ module Loom
     class NotIsolatableError < HarnessError; end
 
     # The whole check ran longer than its `timeout:`.
-    class TimeoutError < HarnessError; end
+    class TimeoutError < HarnessError
+      include Loom::TimeoutError
+    end
 
     # Raised in place of a property's return value `false`, so that a boolean
     # property fails like one that raises.

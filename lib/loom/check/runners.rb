@@ -4,7 +4,7 @@ require_relative "runners/chunking"
 require_relative "runners/window"
 require_relative "runners/inline"
 require_relative "runners/pool"
-require_relative "runners/ractor_workers"
+require_relative "runners/ractors"
 require_relative "runners/fork_per_batch"
 require_relative "runners/redis"
 
@@ -16,14 +16,14 @@ module Loom
     module Runners
       # @param property [Property]
       # @param options [Options]
-      # @return [Inline, Pool, RactorWorkers, ForkPerBatch]
+      # @return [Inline, Pool, Ractors, ForkPerBatch]
       def self.for(property, options)
         case options.worker
         when :inline then Inline.new(property)
         when :fork_per_batch then ForkPerBatch.new(property, size: options.size)
         when :redis then Redis.new(property, url: options.url, size: options.size)
         when :ractor
-          RactorWorkers.claim(property, options) || Pool.new(property, worker: :ractor, size: options.size)
+          Ractors.claim(property, options) || Pool.new(property, worker: :ractor, size: options.size)
         else Pool.new(property, worker: options.worker, size: options.size)
         end
       end

@@ -45,8 +45,8 @@ module Loom
 
       # Sends every wait of a proc through its evaluation, where
       # {WaitLogging} sees it (a call_and_forget run's zero wait otherwise
-      # skips the evaluation, see Loom::Proc::Worker#__wait__).
-      module WorkerWaits
+      # skips the evaluation, see Loom::Proc::PooledFiber#__wait__).
+      module PooledFiberWaits
         # @return [Object] the resume value
         def __wait__(seconds)
           __evaluation__.__wait__(seconds)
@@ -70,7 +70,7 @@ module Loom
           @filter = filter
           Loom::Proc.prepend(ProcLogging) unless Loom::Proc <= ProcLogging
           Loom::Proc::Evaluation.prepend(WaitLogging) unless Loom::Proc::Evaluation <= WaitLogging
-          Loom::Proc::Worker.prepend(WorkerWaits) unless Loom::Proc::Worker <= WorkerWaits
+          Loom::Proc::PooledFiber.prepend(PooledFiberWaits) unless Loom::Proc::PooledFiber <= PooledFiberWaits
           true
         end
 

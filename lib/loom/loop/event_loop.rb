@@ -5,7 +5,7 @@ module Loom
   # inbox for wake-ups from other threads. It knows nothing of evaluations
   # beyond a small duck-typed protocol:
   #
-  # - run-queue entries respond to +__run__+ and to +__chain_into__(worker)+
+  # - run-queue entries respond to +__run__+ and to +__chain_into__(pooled)+
   #   (false unless a proc fiber that just finished may run the entry
   #   itself: see {#chain}),
   # - timer targets to +__timeout__(timer)+,
@@ -89,9 +89,9 @@ module Loom
     #   than #push: bench call_methods "call_detached", "call_and_forget").
     #   Entries before the head index have run; see #run_until.
     attr_reader :queue
-    # @return [Array] spent call_and_forget jobs kept for reuse (at most
+    # @return [Array] spent call_and_forget entries (Proc::QueuedCall) kept for reuse (at most
     #   POOL_SIZE): bench call_methods "conproc.call_and_forget"
-    attr_reader :jobs
+    attr_reader :spent_calls
 
     # What {#run_until} runs until, in a warming call: resumed already, so
     # the call returns at once.
@@ -114,7 +114,7 @@ module Loom
       @timer_list = (@timers = TimerHeap.new).list # its `empty?` costs no call of ours per round
       @io = IOWatch.new
       @pool = []
-      @jobs = []
+      @spent_calls = []
       @held = []
       reinitialize!
       WARM_UP.warm(self) if YJITWarmUp.main_ractor?
@@ -239,10 +239,10 @@ module Loom
     # Lets a proc fiber that just finished a job start the round's next entry
     # itself, if that entry is a start (call_detached, call_and_forget): two
     # fiber switches saved per start (bench call_methods).
-    # @param worker [Object] the finished, free worker
-    # @return [Boolean] true when +worker+ took the next entry
-    def chain(worker)
-      return false unless @round_left > 0 && (entry = @queue[@head]) && entry.__chain_into__(worker) # rubocop:disable Style/NumericPredicate
+    # @param pooled [Object] the finished, free pooled fiber
+    # @return [Boolean] true when +pooled+ took the next entry
+    def chain(pooled)
+      return false unless @round_left > 0 && (entry = @queue[@head]) && entry.__chain_into__(pooled) # rubocop:disable Style/NumericPredicate
 
       @head += 1
       @round_left -= 1

@@ -7,8 +7,8 @@ module Loom
     # the kernel refuses fiber stacks here). Included in {EventLoop}, whose
     # constructor sets the state.
     module Fibers
-      # @return [Array] idle worker fibers (see Loom::Proc::Worker). Taken
-      #   with delete_at(-1), not pop, as the spent jobs are: Array#pop shrinks
+      # @return [Array] idle pooled fibers (see Loom::Proc::PooledFiber). Taken
+      #   with delete_at(-1), not pop, as the spent calls are: Array#pop shrinks
       #   the buffer of an array that emptied below a third of its capacity,
       #   and the pushes after regrow it, fresh memory every round with GC off
       #   (bench call_methods_waiting "waiting call_nonblock": 100 workers

@@ -37,8 +37,8 @@ module Loom
     # @example
     #   Loom.wait 0.01 # => true
     def wait(seconds)
-      # The fiber's context waits, not its evaluation: a proc worker waits 0
-      # without making one when nobody can see it (Proc::Worker#__wait__).
+      # The fiber's context waits, not its evaluation: a pooled fiber waits 0
+      # without making one when nobody can see it (Proc::PooledFiber#__wait__).
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       # Checked at the door unless 0: the hot path (bench wait_methods
       # "wait 0") pays one comparison.

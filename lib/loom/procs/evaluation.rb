@@ -11,15 +11,19 @@ module Loom
   class Evaluation
     # Raised on misuse of an evaluation (resuming one that is not waiting, ...).
     class Error < Loom::Error; end
+
     # Raised by a wait that gives up after its +within:+ seconds.
-    class TimeoutError < Error; end
+    class TimeoutError < Error
+      include Loom::TimeoutError
+    end
+
     # The result of an evaluation cancelled because its parent was concluded.
     class CancelledError < Error; end
     # Raised by a wait from another thread for an evaluation whose own thread
     # ended before concluding it: nothing can run it any more.
     class LoopGoneError < Error; end
 
-    # The fiber-local key holding the fiber's evaluation (or its proc worker).
+    # The fiber-local key holding the fiber's evaluation (or its pooled fiber).
     FIBER_KEY = :__loom_evaluation__
     # Default +timeout_result+: raise {TimeoutError} instead of returning a value.
     TIMEOUT = Object.new.freeze
@@ -74,7 +78,7 @@ module Loom
     alias __loop__ loop
     remove_method :loop # Kernel#loop stays loop
 
-    # @return [Evaluation] self (a proc worker answers its evaluation)
+    # @return [Evaluation] self (a pooled fiber answers its evaluation)
     def __evaluation__
       self
     end

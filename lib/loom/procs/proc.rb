@@ -57,13 +57,13 @@ module Loom
       # Hot path (bench call_methods "conproc.call"): inlined call_nonblock.
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
-      worker = loop.pool.delete_at(-1) || Worker.create(loop) # not pop: see EventLoop#pool
-      result = worker.__call__(self, args, context)
-      return result unless Worker::Signal === result # rubocop:disable Style/CaseEquality -- one C call
+      pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
+      result = pooled.__call__(self, args, context)
+      return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
-      raise result.error unless Worker::SUSPENDED.equal?(result)
+      raise result.error unless PooledFiber::SUSPENDED.equal?(result)
 
-      (worker.evaluation || worker.__evaluation__).__await_call__(context.__evaluation__)
+      (pooled.evaluation || pooled.__evaluation__).__await_call__(context.__evaluation__)
     end
 
     alias [] call
@@ -84,13 +84,13 @@ module Loom
       # Hot path (bench call_methods "conproc.call_nonblock").
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
-      worker = loop.pool.delete_at(-1) || Worker.create(loop) # not pop: see EventLoop#pool
-      result = worker.__call__(self, args, context)
-      return result unless Worker::Signal === result # rubocop:disable Style/CaseEquality -- one C call
+      pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
+      result = pooled.__call__(self, args, context)
+      return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
-      raise result.error unless Worker::SUSPENDED.equal?(result)
+      raise result.error unless PooledFiber::SUSPENDED.equal?(result)
 
-      worker.evaluation || worker.__evaluation__
+      pooled.evaluation || pooled.__evaluation__
     end
 
     # Schedules the proc to start in the next loop iteration; it takes a fiber
@@ -124,7 +124,12 @@ module Loom
       loop = context.__loop__
       # Without arguments the proc itself is the entry (see BareStart); no
       # Array per call either way (see Arguments).
-      entry = no_args ? self : Job.for(loop, self, Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8))
+      entry = if no_args
+                self
+              else
+                QueuedCall.for(loop, self,
+                               Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8))
+              end
       loop.queue << entry
       nil
     end

@@ -16,7 +16,7 @@ module Loom
       def on_resolve(&block)
         raise ArgumentError, "on_resolve needs a block to call with the resolved promise" unless block
 
-        callback = Callback.new(self, block)
+        callback = BlockWaiter.new(self, block)
         callback.resume! unless register(callback)
         self
       end

@@ -51,7 +51,9 @@ module Loom
     class NotShareableError < Error; end
 
     # An item (`item_timeout:`) or a whole map (`timeout:`) took too long.
-    class TimeoutError < Error; end
+    class TimeoutError < Error
+      include Loom::TimeoutError
+    end
 
     # The item never ran: an earlier item failed (`fail_fast: true`) or the
     # pool was shut down.

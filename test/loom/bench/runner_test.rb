@@ -91,7 +91,7 @@ class BenchRunnerTest < Minitest::Test
     first, second = records_of("dies once").sort_by { |r| r["trial"] }
 
     assert_equal "failed", first["status"]
-    assert_match(/worker process exited/, first["error"])
+    assert_match(/trial process exited/, first["error"])
     assert_equal "ok", second["status"]
   end
 

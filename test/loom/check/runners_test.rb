@@ -56,7 +56,7 @@ class CheckRunnersTest < Minitest::Test
   def test_ractor_checks_run_their_own_ractors_unless_a_timeout_is_asked
     prop = C.property(C.nat) { |n| n >= 0 }
     runner = Runners.for(prop, options)
-    assert_instance_of Runners::RactorWorkers, runner
+    assert_instance_of Runners::Ractors, runner
     assert_instance_of Runners::Pool, Runners.for(prop, options(timeout: 5)).tap(&:close)
   ensure
     runner&.close
@@ -65,13 +65,13 @@ class CheckRunnersTest < Minitest::Test
   def test_one_ractor_check_at_a_time_runs_its_own_ractors
     prop = C.property(C.nat) { |n| n >= 0 }
     first = Runners.for(prop, options)
-    assert_instance_of Runners::RactorWorkers, first
+    assert_instance_of Runners::Ractors, first
     second = Runners.for(prop, options)
     assert_instance_of Runners::Pool, second, "a check in another thread meanwhile must not Ractor.select too"
     first.close
     second.close # its ractor pool's collector would send the next check to a pool too
     third = Runners.for(prop, options)
-    assert_instance_of Runners::RactorWorkers, third
+    assert_instance_of Runners::Ractors, third
   ensure
     [first, second, third].compact.each(&:close)
   end
@@ -80,7 +80,7 @@ class CheckRunnersTest < Minitest::Test
     limit = 5
     assert_raises(Loom::Check::NotIsolatableError) { Runners.for(C.property(C.nat) { |n| n < limit }, options) }
     runner = Runners.for(C.property(C.nat) { |n| n >= 0 }, options)
-    assert_instance_of Runners::RactorWorkers, runner
+    assert_instance_of Runners::Ractors, runner
   ensure
     runner&.close
   end
@@ -108,7 +108,7 @@ class CheckRunnersTest < Minitest::Test
   # call's, and drops those of chunks it no longer waits for or of earlier checks.
   def test_a_check_counts_only_its_own_results
     runner = Runners.for(C.property(C.nat) { |n| n != 3 }, options)
-    tag = Runners::RactorWorkers::TAG
+    tag = Runners::Ractors::TAG
     Ractor.current.send([tag, runner.object_id, 999, [[0, :stale], nil]])
     Ractor.current.send([tag, runner.object_id + 1, 0, [[0, :other], nil]])
     assert_equal 3, Timeout.timeout(LIMIT) { runner.first_failure(Array.new(8) { |i| [i, i] }, nil) }[0]
@@ -118,7 +118,7 @@ class CheckRunnersTest < Minitest::Test
 
   def test_a_worker_ending_by_an_error_of_its_own_is_a_harness_error
     runner = Runners.for(C.property(C.nat) { |_| raise NoMemoryError, "stub" }, options)
-    assert_instance_of Runners::RactorWorkers, runner
+    assert_instance_of Runners::Ractors, runner
     error = assert_raises(Loom::Check::HarnessError) { Timeout.timeout(LIMIT) { runner.first_failure([[0, 1]], nil) } }
     assert_match(/NoMemoryError: stub/, error.message)
   ensure

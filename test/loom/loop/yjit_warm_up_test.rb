@@ -42,7 +42,7 @@ class YJITWarmUpTest < Minitest::Test
     Loom.wait 0
     waiting.each(&:resume!)
     waiting.each(&:await_result)
-    assert_equal(yjit? ? 1 : 0, Loom::Proc::Worker::WARM_UP.runs)
+    assert_equal(yjit? ? 1 : 0, Loom::Proc::PooledFiber::WARM_UP.runs)
   end
 
   def test_the_scheduler_and_a_fiber_pool_warm_up_once
@@ -86,14 +86,14 @@ class YJITWarmUpTest < Minitest::Test
     Warning[:experimental] = experimental
   end
 
-  def test_a_proc_worker_warming_call_touches_no_loop_or_fiber_state
+  def test_a_pooled_fiber_warming_call_touches_no_loop_or_fiber_state
     loop = Loom::EventLoop.current
     fibers = loop.fibers
     pooled = loop.pool.size
     context = Thread.current[Loom::Proc::Evaluation::FIBER_KEY]
-    worker = Loom::Proc::Worker.allocate
-    assert_nil worker.__send__(:work, true)
-    assert_empty worker.instance_variables
+    fiber = Loom::Proc::PooledFiber.allocate
+    assert_nil fiber.__send__(:work, true)
+    assert_empty fiber.instance_variables
     assert_equal [fibers, pooled], [loop.fibers, loop.pool.size]
     assert_same context, Thread.current[Loom::Proc::Evaluation::FIBER_KEY]
   end
@@ -117,11 +117,11 @@ class YJITWarmUpTest < Minitest::Test
     script = <<~RUBY
       require "loom"
       Loom.concurrent_proc { 1 }.call
-      before = Loom::Proc::Worker::WARM_UP.runs
+      before = Loom::Proc::PooledFiber::WARM_UP.runs
       RubyVM::YJIT.enable
       Loom.concurrent_proc { Loom.wait(0) }.call_nonblock
       Loom.concurrent_proc { Loom.wait(0) }.call_nonblock
-      print [before, Loom::Proc::Worker::WARM_UP.runs].inspect
+      print [before, Loom::Proc::PooledFiber::WARM_UP.runs].inspect
     RUBY
     out, err, status = Open3.capture3({ "RUBYOPT" => nil }, RbConfig.ruby, "--disable-yjit", "-I", LIB, "-e", script)
     assert status.success?, err

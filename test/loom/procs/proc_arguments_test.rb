@@ -29,7 +29,7 @@ class ProcArgumentsTest < Minitest::Test
     end
   end
 
-  # Without arguments call_and_forget queues the proc itself (no Job):
+  # Without arguments call_and_forget queues the proc itself (no QueuedCall):
   # it keeps its place among other starts, and while starts are held back
   # (too many live fibers) it waits for a fiber like any other.
   def test_call_and_forget_without_arguments_keeps_order_and_waits_for_fibers

@@ -45,7 +45,7 @@ class ProcTest < Minitest::Test
     assert_equal [7], ran
   end
 
-  # A call_and_forget run waits 0 without an evaluation (Worker#__wait__):
+  # A call_and_forget run waits 0 without an evaluation (PooledFiber#__wait__):
   # in turn with evaluations' waits, one more round each, and it can still
   # ask for its evaluation, wait longer, and raise to the on(:error) hooks.
   def test_call_and_forget_waits_keep_their_rounds_and_order
@@ -215,16 +215,16 @@ class ProcTest < Minitest::Test
     expected = 3.times.flat_map { |r| [[r, :none], [r, :two], [r, :nested]] }
     assert_equal expected.sort_by(&:to_s), seen.sort_by(&:to_s)
     assert_equal 9, seen.size
-    assert_operator Loom::EventLoop.current.jobs.size, :<=, Loom::EventLoop::POOL_SIZE
+    assert_operator Loom::EventLoop.current.spent_calls.size, :<=, Loom::EventLoop::POOL_SIZE
   end
 
   private
 
-  # Makes every new worker fiber fail the way the OS refuses a stack.
+  # Makes every new pooled fiber fail the way the OS refuses a stack.
   def refuse_fibers
-    Loom::Proc::Worker.define_singleton_method(:new) { |_loop| raise FiberError, "can't alloc machine stack" }
+    Loom::Proc::PooledFiber.define_singleton_method(:new) { |_loop| raise FiberError, "can't alloc machine stack" }
     yield
   ensure
-    Loom::Proc::Worker.singleton_class.send(:remove_method, :new)
+    Loom::Proc::PooledFiber.singleton_class.send(:remove_method, :new)
   end
 end

@@ -6,7 +6,7 @@ module Loom
       # Runs cases on one persistent Loom::Pool for the whole check (lazy for
       # processes), the property's block as the pool's handler (a process
       # worker's handler is fixed at fork time, hence one pool per check).
-      # worker: :ractor uses {RactorWorkers} instead, except with `timeout:`.
+      # worker: :ractor uses {Ractors} instead, except with `timeout:`.
       #
       # Cases go out in chunks ({Chunking}: a probe, then chunks that shrink
       # as the cases run out), at most two per worker in flight, and are

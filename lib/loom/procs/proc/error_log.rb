@@ -16,19 +16,19 @@ module Loom
         # class; the block runs with the proc as self.
         # @param event [Symbol] :error
         # @yieldparam error [Exception]
-        # @return [Callback]
+        # @return [ErrorHook]
         # @example
         #   Loom::Proc.on(:error) { |error| warn "#{source_location.join(':')}: #{error}" }
         def on(event, &block)
           ErrorLog.check(event, block)
-          callbacks = __error_callbacks__
-          callbacks << Callback.new(callbacks, block, true)
-          callbacks.last
+          hooks = error_hooks
+          hooks << ErrorHook.new(hooks, block, true)
+          hooks.last
         end
 
-        # @return [Array<Callback>]
-        def __error_callbacks__
-          @__error_callbacks__ ||= []
+        # @return [Array<ErrorHook>]
+        def error_hooks
+          @error_hooks ||= []
         end
 
         # Where errors of concurrent procs are logged: an IO-like object
@@ -40,11 +40,11 @@ module Loom
         # @example
         #   Loom::Proc.error_log_output = false
         def error_log_output=(output)
-          @__error_log__&.cancel
-          @__error_log__ = nil
+          @error_log_hook&.cancel
+          @error_log_hook = nil
           return unless output
 
-          @__error_log__ = ErrorLog.log_hook(self, output)
+          @error_log_hook = ErrorLog.log_hook(self, output)
         end
 
         # @param proc [Loom::Proc]
@@ -68,7 +68,7 @@ module Loom
           raise ArgumentError, "on(:error) needs a block" unless block
         end
 
-        # @return [Callback]
+        # @return [ErrorHook]
         def log_hook(klass, output)
           if output.respond_to?(:error) && !output.respond_to?(:puts)
             klass.on(:error) { |error| output.error(klass.default_error_log_message(self, error)) }
@@ -84,42 +84,42 @@ module Loom
       # Registers a hook for this proc's errors only.
       # @param event [Symbol] :error
       # @yieldparam error [Exception]
-      # @return [Callback]
+      # @return [ErrorHook]
       def on(event, &block)
         ErrorLog.check(event, block)
-        callbacks = (@__error_callbacks__ ||= [])
-        callbacks << Callback.new(callbacks, block, false)
-        callbacks.last
+        hooks = (@error_hooks ||= [])
+        hooks << ErrorHook.new(hooks, block, false)
+        hooks.last
       end
 
       # Triggers +event+ (:error) as if the proc had raised +args.first+;
-      # the worker calls this for every error a proc raises.
+      # the pooled fiber calls this for every error a proc raises.
       # @param event [Symbol] :error
       # @param args [Array] the error
       # @return [:triggered]
       def trigger(event, *args)
         ErrorLog.check(event, true)
-        __report_error__(*args)
+        report_error(*args)
         :triggered
       end
+
+      private
 
       # Runs the hooks for +error+: the classes' (from Loom::Proc down), then
       # this proc's. A failing hook is reported with warn, not raised.
       # @param error [Exception]
       # @return [void]
-      def __report_error__(error)
+      def report_error(error)
         self.class.ancestors.reverse_each do |klass|
-          next unless klass.respond_to?(:__error_callbacks__)
+          next unless klass.is_a?(ClassMethods)
 
-          klass.__error_callbacks__.dup.each { |callback| run_hook(callback, error) }
+          klass.error_hooks.dup.each { |hook| run_hook(hook, error) }
         end
-        @__error_callbacks__&.dup&.each { |callback| run_hook(callback, error) }
+        @error_hooks&.dup&.each { |hook| run_hook(hook, error) }
       end
 
-      private
-
-      def run_hook(callback, error)
-        callback.call(self, error)
+      def run_hook(hook, error)
+        hook.call(self, error)
       rescue StandardError => e
         warn "loom: an on(:error) hook raised #{e.class}: #{e.message}"
       end

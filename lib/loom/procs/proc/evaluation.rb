@@ -38,13 +38,13 @@ module Loom
       #   caller puts on +loop+'s run queue at once (Proc#call_detached);
       #   nil: the proc is already running
       # @param args [Array, nil]
-      # @param worker [Worker, nil] the worker a running proc runs in (the
+      # @param pooled [PooledFiber, nil] the pooled fiber a running proc runs in (the
       #   evaluation of a call or call_nonblock is made when its proc first
       #   waits: one call less than binding it after, bench
       #   call_methods_waiting "waiting call_nonblock")
-      def initialize(loop, proc, args, worker = nil) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
-        # @slot holds the proc while PENDING, its Worker while it runs (the
-        # worker keeps the state of each wait: timer, resume value), the
+      def initialize(loop, proc, args, pooled = nil) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
+        # @slot holds the proc while PENDING, its PooledFiber while it runs (the
+        # pooled fiber keeps the state of each wait: timer, resume value), the
         # result once CONCLUDED. Everything rarer is in @extras.
         @loop = loop
         if proc
@@ -53,7 +53,7 @@ module Loom
           (@extras = Extras.new).args = args unless args.nil? || args.empty?
         else
           @state = RUNNING
-          @slot = worker
+          @slot = pooled
         end
       end
 
@@ -107,11 +107,11 @@ module Loom
         raise self.class::Error, "already concluded\n#{Loom::Evaluation.notice_for(self)}" if concluded?
 
         state = @state
-        worker = @slot
+        pooled = @slot
         # The result is written before the flag that says it is there: a
         # thread reading concluded? then the result needs no lock (see
         # Promises::EvaluationAwaiter).
-        if state == RUNNING && worker.fiber.equal?(Fiber.current)
+        if state == RUNNING && pooled.fiber.equal?(Fiber.current)
           extras = (@extras ||= Extras.new)
           extras.result = result
           extras.concluded = true
@@ -119,7 +119,7 @@ module Loom
           @slot = result
           @state = CONCLUDED
           @extras&.args = nil
-          cancel_run(state, worker)
+          cancel_run(state, pooled)
         end
         cancel_children
         __notify__(result)
@@ -135,14 +135,14 @@ module Loom
       # --- protocol with the loop, workers and other evaluations ---
 
       # Queues the resume of the waiting evaluation; +value+ is kept by its
-      # worker, with the wait's timer.
+      # pooled fiber, with the wait's timer.
       # @param value [Object] what the wait returns
       # @return [void]
       def __schedule__(value)
         @state = SCHEDULED
-        worker = @slot
-        worker.__drop_wait_timer__
-        worker.resume_value = value
+        pooled = @slot
+        pooled.__drop_wait_timer__
+        pooled.resume_value = value
         @loop.queue << self
       end
 
@@ -164,30 +164,30 @@ module Loom
 
       # @return [void]
       def __start__
-        worker = Worker.take(@loop, self) or return
+        pooled = PooledFiber.take(@loop, self) or return
         proc = @slot
         @state = RUNNING
-        @slot = worker
-        worker.__start__(proc, __take_args__, self)
+        @slot = pooled
+        pooled.__start__(proc, __take_args__, self)
       rescue FiberRefusedError => e
         @slot.trigger(:error, e)
         conclude_to(e) unless concluded?
       end
 
-      # Hands the start of this evaluation to a free +worker+ (see
+      # Hands the start of this evaluation to a free +pooled+ (see
       # EventLoop#chain); resumes of a started one stay with the loop.
-      # @return [Boolean] whether the worker took it
-      def __chain_into__(worker)
+      # @return [Boolean] whether the pooled fiber took it
+      def __chain_into__(pooled)
         return false unless @state == PENDING
 
         proc = @slot
         @state = RUNNING
-        @slot = worker
-        worker.__take__(proc, __take_args__, self)
+        @slot = pooled
+        pooled.__take__(proc, __take_args__, self)
         true
       end
 
-      # Called by the worker when the proc returned, raised or was cancelled.
+      # Called by the pooled fiber when the proc returned, raised or was cancelled.
       # @return [void]
       def __finished__(result)
         return if @state == CONCLUDED
@@ -217,7 +217,7 @@ module Loom
         begin
           @state = ZERO_WAIT
           @loop.add_zero_wait(self)
-          value = Fiber.yield(Worker::SUSPENDED)
+          value = Fiber.yield(PooledFiber::SUSPENDED)
           raise Cancelled if CANCEL.equal?(value)
 
           value
@@ -233,7 +233,7 @@ module Loom
 
         @state = WAITING
         @slot.wait_timer = @loop.add_timer(within, self, timeout_result) if within
-        value = Fiber.yield(Worker::SUSPENDED)
+        value = Fiber.yield(PooledFiber::SUSPENDED)
         raise Cancelled if CANCEL.equal?(value)
         raise TimeoutError, "evaluation timed out after #{within} second(s)" if TIMEOUT.equal?(value)
 
@@ -243,7 +243,7 @@ module Loom
       end
 
       # The loop's zero-second wait is due (see Loom::Evaluation#__zero__);
-      # the worker's resume value is already true.
+      # the pooled fiber's resume value is already true.
       # @return [void]
       def __zero__(_token)
         return unless @state == ZERO_WAIT
@@ -254,9 +254,9 @@ module Loom
 
       # @return [void]
       def __timeout__(timer)
-        return unless @state == WAITING && (worker = @slot).wait_timer.equal?(timer)
+        return unless @state == WAITING && (pooled = @slot).wait_timer.equal?(timer)
 
-        worker.wait_timer = nil
+        pooled.wait_timer = nil
         __schedule__(timer.value)
       end
 
@@ -303,12 +303,12 @@ module Loom
         state = @state
         return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
 
-        worker = @slot
-        worker.__drop_wait_timer__
+        pooled = @slot
+        pooled.__drop_wait_timer__
         if state == SCHEDULED
           extras = (@extras ||= Extras.new)
           extras.stale = (extras.stale || 0) + 1
-          worker.resume_value = true
+          pooled.resume_value = true
         end
         @state = RUNNING
       end
@@ -317,12 +317,12 @@ module Loom
       # fiber: its fiber, if suspended, is unwound (ensure blocks run; a
       # queued resume finds it concluded); if the fiber is up the current
       # call chain, its next wait raises instead.
-      def cancel_run(state, worker)
+      def cancel_run(state, pooled)
         return if state == PENDING # its queued start finds it concluded
 
         return (@extras ||= Extras.new).cancel_pending = true if state == RUNNING
 
-        worker.__cancel__(CANCEL)
+        pooled.__cancel__(CANCEL)
       end
     end
   end

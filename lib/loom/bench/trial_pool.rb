@@ -8,7 +8,7 @@ module Loom
     # while each group pays for one `ruby` start instead of one per trial.
     # Idle children wait on their stdin; past {MAX_ALIVE} the least recently
     # used one is ended (it is started again if its group comes back).
-    class WorkerPool
+    class TrialPool
       # Idle children kept: each holds a loaded ruby (30–100 MB here) and
       # waits on its stdin without CPU. A default run interleaves 7 groups
       # (18 with --both); fewer kept would restart children (~0.7 s each
@@ -16,7 +16,7 @@ module Loom
       MAX_ALIVE = 16
 
       def initialize
-        @workers = {}
+        @processes = {}
       end
 
       # Runs one trial in the child of its group, starting the child if needed.
@@ -27,25 +27,25 @@ module Loom
       # @param limit [Float] the trial's time limit in seconds
       # @return [Hash, String] the record, or why there is none
       def call(key, variant, spec, limit)
-        worker = @workers.delete(key)
-        worker = WorkerProcess.new(variant) unless worker&.alive?
-        @workers[key] = worker
+        process = @processes.delete(key)
+        process = TrialProcess.new(variant) unless process&.alive?
+        @processes[key] = process
         trim
-        worker.call(spec, limit)
+        process.call(spec, limit)
       end
 
       # Ends every child.
       #
       # @return [void]
       def close
-        @workers.each_value(&:close)
-        @workers.clear
+        @processes.each_value(&:close)
+        @processes.clear
       end
 
       private
 
       def trim
-        @workers.delete(@workers.keys.first).close while @workers.size > MAX_ALIVE
+        @processes.delete(@processes.keys.first).close while @processes.size > MAX_ALIVE
       end
     end
   end

@@ -6,7 +6,7 @@ module Loom
     # calling {#resume!}, which runs the block with the resolved promise, in
     # the thread or fiber that resolved it. Behind `Promise#on_resolve`,
     # `Promise#then`, `Promise#rescue`, `Promise.any` and `Promise.all`.
-    class Callback
+    class BlockWaiter
       # @param promise [Loom::Promise] the promise the block is called with
       # @param block [#call] called with the promise once it is resolved
       def initialize(promise, block)

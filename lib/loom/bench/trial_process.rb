@@ -12,7 +12,7 @@ module Loom
     # back one JSON line each on a pipe of their own. A trial that fails,
     # outlives its limit, or whose child dies ends the child; the next trial
     # of the group starts a new one.
-    class WorkerProcess
+    class TrialProcess
       # Seconds granted beyond the trial's own limit (the child reports its own
       # timeout; this catches a child that cannot), plus the first trial's start-up.
       KILL_MARGIN = 30
@@ -22,7 +22,7 @@ module Loom
       # @param variant [String] "yjit" or "no-yjit"
       def initialize(variant)
         @variant = variant
-        @stderr = Tempfile.new("loom-bench-worker")
+        @stderr = Tempfile.new("loom-bench-trial")
         start
       end
 
@@ -38,7 +38,7 @@ module Loom
       # @param limit [Float] seconds to wait for the record
       # @return [Hash, String] the record, or why there is none
       def call(spec, limit)
-        return "the worker process is gone" unless alive?
+        return "the trial process is gone" unless alive?
 
         @input.write("#{JSON.generate(spec)}\n")
         @input.flush
@@ -96,7 +96,7 @@ module Loom
                 "exited with #{@waiter.value.inspect}"
               end
         stop(0)
-        "worker process #{how} without a result#{stderr_tail}"
+        "trial process #{how} without a result#{stderr_tail}"
       end
 
       def stop(grace)

@@ -3,20 +3,20 @@
 module Loom
   class Proc
     # A run-queue entry for {Proc#call_and_forget}: a proc and its arguments,
-    # started in a pooled fiber when the loop reaches it. Spent jobs go back
-    # to the loop's free list (EventLoop#jobs) for the next call_and_forget:
+    # started in a pooled fiber when the loop reaches it. Spent ones go back
+    # to the loop's free list (EventLoop#spent_calls) for the next call_and_forget:
     # one allocation less per call (bench call_methods "conproc.call_and_forget"
     # ~770 -> ~560 ns CPU, call_methods_waiting "waiting call_and_forget"
     # ~3.3 -> ~2.5 us).
-    class Job
-      # A spent job from +loop+'s free list, or a new one.
+    class QueuedCall
+      # A spent one from +loop+'s free list, or a new one.
       # @param loop [EventLoop]
       # @param proc [Loom::Proc]
       # @param args [Array]
-      # @return [Job]
+      # @return [QueuedCall]
       def self.for(loop, proc, args)
         # delete_at(-1), not pop: see EventLoop#pool.
-        (job = loop.jobs.delete_at(-1)) ? job.__set__(proc, args) : new(loop, proc, args)
+        (call = loop.spent_calls.delete_at(-1)) ? call.__set__(proc, args) : new(loop, proc, args)
       end
 
       # @param loop [EventLoop]
@@ -28,18 +28,18 @@ module Loom
         @args = args
       end
 
-      # A free worker that finished its job runs this one next, in place.
+      # A free pooled fiber that finished its job runs this one next, in place.
       # @return [true]
-      def __chain_into__(worker)
-        worker.__take__(@proc, @args, nil)
+      def __chain_into__(pooled)
+        pooled.__take__(@proc, @args, nil)
         @proc = @args = nil # recycle, inlined (bench call_methods "conproc.call_and_forget")
-        jobs = @loop.jobs
-        jobs << self if jobs.size < EventLoop::POOL_SIZE
+        calls = @loop.spent_calls
+        calls << self if calls.size < EventLoop::POOL_SIZE
         true
       end
 
-      # Reuses this job for a new run.
-      # @return [Job] self
+      # Reuses this entry for a new run.
+      # @return [QueuedCall] self
       def __set__(proc, args)
         @proc = proc
         @args = args
@@ -50,13 +50,13 @@ module Loom
       # @return [void]
       def __run__
         loop = @loop
-        worker = Worker.take(loop, self) or return
+        pooled = PooledFiber.take(loop, self) or return
         proc = @proc
         args = @args
         @proc = @args = nil # recycle, inlined (bench call_methods_waiting "waiting call_and_forget")
-        jobs = loop.jobs
-        jobs << self if jobs.size < EventLoop::POOL_SIZE
-        worker.__start__(proc, args, nil)
+        calls = loop.spent_calls
+        calls << self if calls.size < EventLoop::POOL_SIZE
+        pooled.__start__(proc, args, nil)
       rescue FiberRefusedError => e
         @proc.trigger(:error, e)
       end

@@ -17,13 +17,13 @@ module Loom
     # The code here is the hot path of every call method (bench suites
     # call_methods and call_methods_waiting): it avoids method calls where
     # an instance variable will do.
-    class Worker
+    class PooledFiber
       # What a resume returns instead of a result: one class test tells the
       # common case (a result) from both signals (bench call_methods
       # "conproc.call_nonblock").
       class Signal; end # rubocop:disable Lint/EmptyClass -- a marker class, tested with ===
       SUSPENDED = Signal.new.freeze
-      # {#work} is each worker fiber's body, entered once per fiber: warmed
+      # {#work} is each pooled fiber's body, entered once per fiber: warmed
       # up so that YJIT compiles it (bench call_methods "loom conproc.call").
       WARM_UP = YJITWarmUp.new { allocate.__send__(:work, true) }
       # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
@@ -39,13 +39,13 @@ module Loom
       end
 
       class << self
-        # A worker for a start the loop runs (an evaluation's, a Job's, a bare
+        # A pooled fiber for a start the loop runs (an evaluation's, a QueuedCall's, a bare
         # proc's): an idle one from +loop+'s pool, else a new one unless
         # EventLoop#max_live_fibers are alive, in which case +entry+ is held
         # back until a fiber is free.
         # @param loop [EventLoop]
         # @param entry [#__run__] the start, held back if no fiber may be made
-        # @return [Worker, false] false when +entry+ was held back
+        # @return [PooledFiber, false] false when +entry+ was held back
         # @raise [FiberRefusedError] when the OS refuses the fiber
         def take(loop, entry)
           # delete_at(-1), not pop: see EventLoop#pool.
@@ -53,13 +53,13 @@ module Loom
         end
 
         # @param loop [EventLoop]
-        # @return [Worker] a new, started worker
+        # @return [PooledFiber] a new, started pooled fiber
         # @raise [FiberRefusedError] when the OS refuses the fiber
         def create(loop)
           WARM_UP.warm if YJITWarmUp.main_ractor?
-          worker = new(loop)
+          pooled = new(loop)
           loop.count_fiber(1)
-          worker
+          pooled
         rescue FiberError, NoMemoryError, Errno::ENOMEM => e
           raise FiberRefusedError, "cannot create a fiber for a concurrent proc (#{e.class}: #{e.message}); " \
                                    "#{loop.fibers} exist. Wait for some to finish (or lower " \
@@ -97,8 +97,8 @@ module Loom
       alias __loop__ loop
       remove_method :loop # Kernel#loop stays loop
 
-      # Runs +proc+ with +args+ in this worker's fiber until it finishes or
-      # waits, for the loop: when done, the worker may start the round's next
+      # Runs +proc+ with +args+ in this pooled fiber until it finishes or
+      # waits, for the loop: when done, the pooled fiber may start the round's next
       # start itself (EventLoop#chain).
       # @param proc [Loom::Proc]
       # @param args [Array]
@@ -178,7 +178,7 @@ module Loom
       end
 
       # Waits +seconds+ in the proc running here. A call_and_forget run
-      # (no evaluation yet, no caller to hand one to) waits 0 on this worker
+      # (no evaluation yet, no caller to hand one to) waits 0 on this pooled fiber
       # alone: no evaluation is made, nobody could see it (bench
       # call_methods_waiting "waiting call_and_forget"). Every other wait is
       # its evaluation's.
@@ -206,7 +206,7 @@ module Loom
         @fiber.resume(true)
       end
 
-      # A resume is never run by another worker (see EventLoop#chain).
+      # A resume is never run by another pooled fiber (see EventLoop#chain).
       # @return [false]
       def __chain_into__(_worker)
         false

@@ -25,7 +25,7 @@ module Loom
       # every worker go. A worker let go ends after the chunks it was sent
       # (then it reads :stop: {.let_go}), unawaited. Each chunk carries a serial number,
       # so a result that is not this call's is dropped.
-      class RactorWorkers
+      class Ractors
         include Chunking
 
         # First element of a worker's message to the main ractor. A Loom
@@ -49,11 +49,11 @@ module Loom
         # Ractor.receive, or while another thread runs a ractor check. On
         # Ruby 3.1 two threads of the main ractor waiting on ractors at once
         # can get each other's values (the wait state is per ractor), so one
-        # RactorWorkers runner at a time takes from ractors.
+        # Ractors runner at a time takes from ractors.
         #
         # @param property [Property]
         # @param options [Options]
-        # @return [RactorWorkers, nil]
+        # @return [Ractors, nil]
         # @raise [NotIsolatableError] when the block cannot be isolated
         def self.claim(property, options)
           return nil unless options.timeout.nil? && Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
@@ -134,8 +134,8 @@ module Loom
           return if @closed
 
           @closed = true
-          RactorWorkers.release
-          @outstanding.each_key { |worker| RactorWorkers.let_go(worker) }
+          Ractors.release
+          @outstanding.each_key { |worker| Ractors.let_go(worker) }
         end
 
         # Sends a worker :stop, which it reads after the chunks it was sent,
@@ -215,15 +215,15 @@ module Loom
 
         def retire(worker)
           @outstanding.delete(worker)
-          RactorWorkers.let_go(worker)
+          Ractors.let_go(worker)
           @outstanding[start_worker] = 0
         end
 
         def start_worker
-          RactorWorkers.warn_once
+          Ractors.warn_once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(@handler, object_id, name: "loom-check") { |handler, id| RactorWorkers.serve(handler, id) }
+          Ractor.new(@handler, object_id, name: "loom-check") { |handler, id| Ractors.serve(handler, id) }
         ensure
           Warning[:experimental] = experimental
         end

@@ -4,7 +4,7 @@ require "test_helper"
 require_relative "../../scheduler/bounded"
 
 # A cancelled proc's ensure blocks may wait: the concluded evaluation keeps
-# its result, the unwinding waits on a fresh one (Worker#__cancel__). Before,
+# its result, the unwinding waits on a fresh one (PooledFiber#__cancel__). Before,
 # the wait re-entered the concluded evaluation, whose slot holds the result:
 # its resume raised NoMethodError in the loop.
 class ProcWorkerTest < Minitest::Test

@@ -3,8 +3,8 @@
 module Loom
   class Proc
     # A registered +on(:error)+ hook; {#cancel} removes it.
-    class Callback
-      # @param registry [Array<Callback>] the list the callback is in
+    class ErrorHook
+      # @param registry [Array<ErrorHook>] the list the hook is in
       # @param block [::Proc]
       # @param instance_scope [Boolean] run the block with the proc as self
       def initialize(registry, block, instance_scope)

@@ -2,6 +2,13 @@
 
 require_relative "loom/version"
 require_relative "loom/error"
+require_relative "loom/protocol"
+
+require_relative "loom/loop"
+require_relative "loom/procs"
+require_relative "loom/scheduler"
+require_relative "loom/promises"
+require_relative "loom/workers"
 
 # loom: concurrency for Ruby that is fast, correct and honest about its numbers.
 #
@@ -15,9 +22,3 @@ require_relative "loom/error"
 # - "loom/bench"        the benchmark harness behind `loom bench`
 module Loom
 end
-
-require_relative "loom/loop"
-require_relative "loom/procs"
-require_relative "loom/scheduler"
-require_relative "loom/promises"
-require_relative "loom/workers"

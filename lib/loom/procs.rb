@@ -3,7 +3,9 @@
 require_relative "loop"
 require_relative "procs/waits"
 require_relative "procs/evaluation"
-require_relative "procs/proc"
+require_relative "procs/proc" # declares Loom::Proc < ::Proc; the files below reopen it
+require_relative "procs/proc/arguments"
+require_relative "procs/proc/bare_start"
 require_relative "procs/proc/pooled_fiber"
 require_relative "procs/proc/queued_call"
 require_relative "procs/proc/evaluation/extras"

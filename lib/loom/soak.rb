@@ -2,6 +2,15 @@
 
 require_relative "../loom"
 
+require_relative "soak/sample"
+require_relative "soak/trend"
+require_relative "soak/load"
+require_relative "soak/loads"
+require_relative "soak/watchdog"
+require_relative "soak/load_thread"
+require_relative "soak/runner"
+require_relative "soak/cli"
+
 module Loom
   # `loom soak`: mixed load for minutes on end (concurrent procs with waits
   # and timeouts, Timeout.timeout, IO over pipes and localhost sockets,
@@ -27,12 +36,3 @@ module Loom
     class Stuck < Error; end
   end
 end
-
-require_relative "soak/sample"
-require_relative "soak/trend"
-require_relative "soak/load"
-require_relative "soak/loads"
-require_relative "soak/watchdog"
-require_relative "soak/load_thread"
-require_relative "soak/runner"
-require_relative "soak/cli"

@@ -1,5 +1,29 @@
 # frozen_string_literal: true
 
+require_relative "workers/error"
+require_relative "workers/options"
+require_relative "workers/job"
+require_relative "workers/worker_loss"
+require_relative "workers/chunk"
+require_relative "workers/backend"
+require_relative "workers/inline_backend"
+require_relative "workers/thread_backend"
+require_relative "workers/fiber_loop_loss"
+require_relative "workers/fiber_backend"
+require_relative "workers/wire"
+require_relative "workers/wire_reader"
+require_relative "workers/process_child"
+require_relative "workers/process_codec"
+require_relative "workers/lane"
+require_relative "workers/process_lane"
+require_relative "workers/process_backend"
+require_relative "workers/ractor_worker"
+require_relative "workers/ractor_collector"
+require_relative "workers/ractor_lane"
+require_relative "workers/ractor_backend"
+require_relative "workers/pool"
+require_relative "workers/redis" # Loom.handler; the Redis backend itself loads on first use
+
 # Workers: one interface over inline, fiber, thread, process and ractor
 # backends. See docs/workers.md.
 module Loom
@@ -109,29 +133,5 @@ module Loom
     end
   end
 end
-
-require_relative "workers/error"
-require_relative "workers/options"
-require_relative "workers/job"
-require_relative "workers/worker_loss"
-require_relative "workers/chunk"
-require_relative "workers/backend"
-require_relative "workers/inline_backend"
-require_relative "workers/thread_backend"
-require_relative "workers/fiber_loop_loss"
-require_relative "workers/fiber_backend"
-require_relative "workers/wire"
-require_relative "workers/wire_reader"
-require_relative "workers/process_child"
-require_relative "workers/process_codec"
-require_relative "workers/lane"
-require_relative "workers/process_lane"
-require_relative "workers/process_backend"
-require_relative "workers/ractor_worker"
-require_relative "workers/ractor_collector"
-require_relative "workers/ractor_lane"
-require_relative "workers/ractor_backend"
-require_relative "workers/pool"
-require_relative "workers/redis" # Loom.handler; the Redis backend itself loads on first use
 
 at_exit { Loom::Workers.shutdown_all }

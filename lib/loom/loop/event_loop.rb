@@ -3,15 +3,10 @@
 module Loom
   # The event loop of one thread: a run queue, timers, IO readiness and an
   # inbox for wake-ups from other threads. It knows nothing of evaluations
-  # beyond a small duck-typed protocol:
-  #
-  # - run-queue entries respond to +__run__+ and to +__chain_into__(pooled)+
-  #   (false unless a proc fiber that just finished may run the entry
-  #   itself: see {#chain}),
-  # - timer targets to +__timeout__(timer)+,
-  # - IO waiters to +__io_ready__+,
-  # - {#run_until} stops when its +until_done+ object's +__resumed__+ is true
-  #   (a root evaluation's +__run__+ returns the evaluation itself).
+  # beyond the messages of {Protocol::LOOP}: run-queue entries answer
+  # +__run__+ and +__chain_into__+, timer targets +__timeout__+, zero-second
+  # waiters +__zero__+, IO waiters +__io_ready__+, and {#run_until} stops
+  # when its +until_done+ object's +__resumed__+ is true.
   #
   # The loop does not run in a fiber of its own: a fiber that waits outside a
   # concurrent proc (e.g. the thread's root fiber) runs the loop itself until
@@ -111,7 +106,7 @@ module Loom
       @max_live_fibers = MAX_LIVE_FIBERS
       @queue = []
       @zero = []
-      @timer_list = (@timers = TimerHeap.new).list # its `empty?` costs no call of ours per round
+      @timers = TimerHeap.new(@timer_list = []) # the loop reads the list, the heap orders it
       @io = IOWatch.new
       @pool = []
       @spent_calls = []

@@ -103,7 +103,3 @@ module Loom
     end
   end
 end
-
-require_relative "selectors/select_watch"
-require_relative "selectors/nio_loader"
-require_relative "selectors/nio_watch"

@@ -6,8 +6,8 @@ module Loom
   # evaluation, e.g. the main fiber of a thread). A root evaluation that
   # waits runs its thread's {EventLoop} until it is resumed.
   #
-  # Methods named +__x__+ are the protocol between evaluations, the loop and
-  # the proc fibers; they are public for speed, not for users.
+  # Methods named +__x__+ are messages of {Protocol} (between evaluations,
+  # the loop and the pooled fibers): public for speed, not for users.
   class Evaluation
     # Raised on misuse of an evaluation (resuming one that is not waiting, ...).
     class Error < Loom::Error; end
@@ -112,7 +112,7 @@ module Loom
       raise self.class::Error, "already scheduled\n#{Evaluation.notice_for(self)}" if @state == SCHEDULED
       raise self.class::Error, "not waiting\n#{Evaluation.notice_for(self)}" unless waiting?
 
-      __schedule__(value)
+      schedule(value)
       :resumed
     end
 
@@ -122,23 +122,10 @@ module Loom
     # @return [void]
     def __wake__(value)
       if Thread.current.equal?(@loop.thread)
-        __schedule__(value) if (state = @state) == WAITING || state == ZERO_WAIT
+        schedule(value) if (state = @state) == WAITING || state == ZERO_WAIT
       else
         @loop.deliver(self, :__wake__, value)
       end
-    end
-
-    # Queues the resume of the waiting evaluation.
-    # @param value [Object] what the wait returns
-    # @return [void]
-    def __schedule__(value)
-      @state = SCHEDULED
-      if (timer = @timer)
-        @timer = nil
-        @loop.cancel_timer(timer)
-      end
-      @run_value = value
-      @loop.queue << self
     end
 
     # Run by the loop: marks the root evaluation resumed; the loop running in
@@ -171,12 +158,12 @@ module Loom
       return unless @timer.equal?(timer)
 
       @timer = nil
-      __schedule__(timer.value) if @state == WAITING
+      schedule(timer.value) if @state == WAITING
     end
 
     # @return [void]
     def __io_ready__
-      __schedule__(true) if @state == WAITING
+      schedule(true) if @state == WAITING
     end
 
     # Suspends until resumed: here, by running the loop in this fiber.
@@ -193,7 +180,7 @@ module Loom
 
       value
     ensure
-      __settle__
+      settle
     end
 
     # Waits +seconds+ (0: lets everything already scheduled run first).
@@ -206,20 +193,7 @@ module Loom
       # returns its evaluation), see Proc::Evaluation#__wait__.
       return true if @loop.nothing_due?
 
-      __wait_zero__
-    end
-
-    # Suspends until the next round (a zero-second wait).
-    # @return [true]
-    def __wait_zero__
-      @state = ZERO_WAIT
-      @loop.add_zero_wait(self)
-      @loop.run_until(self)
-      value = @run_value
-      @run_value = nil
-      value
-    ensure
-      __settle__
+      wait_zero
     end
 
     # The loop's zero-second wait is due: queue the resume. No token check:
@@ -230,7 +204,7 @@ module Loom
     def __zero__(_token)
       return unless @state == ZERO_WAIT
 
-      # __schedule__(true) inlined (wait_methods "wait 0"): no timer
+      # schedule(true) inlined (wait_methods "wait 0"): no timer
       @state = SCHEDULED
       @run_value = true
       @loop.queue << self
@@ -238,9 +212,35 @@ module Loom
 
     private
 
+    # Suspends until the next round (a zero-second wait).
+    # @return [true]
+    def wait_zero
+      @state = ZERO_WAIT
+      @loop.add_zero_wait(self)
+      @loop.run_until(self)
+      value = @run_value
+      @run_value = nil
+      value
+    ensure
+      settle
+    end
+
+    # Queues the resume of the waiting evaluation.
+    # @param value [Object] what the wait returns
+    # @return [void]
+    def schedule(value)
+      @state = SCHEDULED
+      if (timer = @timer)
+        @timer = nil
+        @loop.cancel_timer(timer)
+      end
+      @run_value = value
+      @loop.queue << self
+    end
+
     # Leaves the waiting state for good, whatever ended the wait: entries
     # still queued for it go stale.
-    def __settle__
+    def settle
       if (timer = @timer)
         @timer = nil
         @loop.cancel_timer(timer)

@@ -1,8 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "proc/arguments"
-require_relative "proc/bare_start"
-
 module Loom
   # A concurrent proc: a Proc whose calls run in a fiber of their own, so
   # they can wait (for time, IO, a resume, another evaluation's result)
@@ -24,12 +21,6 @@ module Loom
   class Proc < ::Proc
     # The proc's own Proc#call, used by the fiber that runs it.
     alias __invoke__ call
-
-    include BareStart
-
-    NONE = Arguments::NONE
-    EMPTY = Arguments::EMPTY
-    private_constant :NONE, :EMPTY
 
     # @return [Class] the class of the evaluations the proc creates
     attr_reader :evaluation_class

@@ -31,7 +31,7 @@ module Loom
       def __await_elsewhere__(within, timeout_result)
         awaiter = EvaluationAwaiter.new(promise = Loom::Promise.new)
         awaiter.attach(self)
-        resolved = within ? promise.wait([within, 0].max) : __wait_while_loop_lives__(promise, awaiter)
+        resolved = within ? promise.wait([within, 0].max) : wait_while_loop_lives(promise, awaiter)
         return promise.rejected? ? promise.reason : promise.value if resolved
 
         return timeout_result unless Loom::Evaluation::TIMEOUT.equal?(timeout_result)
@@ -45,7 +45,7 @@ module Loom
 
       private
 
-      def __wait_while_loop_lives__(promise, awaiter)
+      def wait_while_loop_lives(promise, awaiter)
         thread = __loop__.thread
         until promise.wait(OWNER_CHECK_INTERVAL)
           # once stranded the promise is resolved, and the next wait says so

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "process_backend/reaper"
+
 module Loom
   module Workers
     # `size` worker processes, each fed by a {ProcessLane}. Items and results
@@ -229,5 +231,3 @@ module Loom
     end
   end
 end
-
-require_relative "process_backend/reaper"

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "redis/handlers"
+
 module Loom
   module Workers
     # `worker: :redis`: pools and maps whose items run in `loom worker`
@@ -23,5 +25,3 @@ module Loom
     end
   end
 end
-
-require_relative "redis/handlers"

@@ -32,4 +32,22 @@ class TimerHeapTest < Minitest::Test
     end
     assert_equal(timers.reject { |kept| kept.seq.odd? }.sort_by(&:time), order)
   end
+
+  def test_orders_the_list_its_owner_hands_it_and_gives_out_no_array
+    list = []
+    heap = Loom::EventLoop::TimerHeap.new(list)
+    [3, 1, 2].each_with_index { |time, seq| heap.push(Timer.new(time, seq, nil, seq)) }
+    assert_equal [1, 3], [list[0].time, list.size]
+    heap.shift
+    assert_equal 2, list[0].time
+    heap.clear
+    assert_empty list
+    refute_respond_to heap, :list
+  end
+
+  def test_rejects_a_list_that_is_not_an_empty_array
+    error = assert_raises(ArgumentError) { Loom::EventLoop::TimerHeap.new([1]) }
+    assert_match(/list must be an empty Array, got \[1\]/, error.message)
+    assert_raises(ArgumentError) { Loom::EventLoop::TimerHeap.new(nil) }
+  end
 end

@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 module Loom
-  class Proc < ::Proc
+  # :nodoc: see proc.rb
+  class Proc
     # How the call methods take their arguments without allocating.
     #
     # On Ruby 3.1 a rest parameter (`def call(*args)`) allocates an Array on
@@ -48,5 +49,11 @@ module Loom
         [arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8]
       end
     end
+
+    # The call methods' default (NONE: no argument given) and the arguments
+    # of a call without any, as Proc's own constants (proc.rb).
+    NONE = Arguments::NONE
+    EMPTY = Arguments::EMPTY
+    private_constant :NONE, :EMPTY
   end
 end

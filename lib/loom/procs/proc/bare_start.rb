@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 module Loom
-  class Proc < ::Proc
+  # :nodoc: see proc.rb
+  class Proc
     # A {Proc#call_and_forget} without arguments queues the proc itself, not
     # a {QueuedCall}: nothing needs to be kept but the proc. This module makes a
     # proc a run-queue entry: the loop starts it in a pooled fiber
@@ -29,5 +30,7 @@ module Loom
         true
       end
     end
+
+    include BareStart
   end
 end

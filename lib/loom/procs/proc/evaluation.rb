@@ -83,7 +83,7 @@ module Loom
         end
         within = Waits.within!(within) if within
         # concluded: read inline (bench call_methods_waiting "call_detached" awaits 99 of 100 that way)
-        result = @state == CONCLUDED ? @slot : __result_or_wait__(within, timeout_result)
+        result = @state == CONCLUDED ? @slot : result_or_wait(within, timeout_result)
         result = yield result if block_given?
         raise result if result.is_a?(Exception)
 
@@ -122,7 +122,7 @@ module Loom
           cancel_run(state, pooled)
         end
         cancel_children
-        __notify__(result)
+        notify_awaiters(result)
         :concluded
       end
 
@@ -133,18 +133,6 @@ module Loom
       end
 
       # --- protocol with the loop, workers and other evaluations ---
-
-      # Queues the resume of the waiting evaluation; +value+ is kept by its
-      # pooled fiber, with the wait's timer.
-      # @param value [Object] what the wait returns
-      # @return [void]
-      def __schedule__(value)
-        @state = SCHEDULED
-        pooled = @slot
-        pooled.__drop_wait_timer__
-        pooled.resume_value = value
-        @loop.queue << self
-      end
 
       # Run by the loop: starts the proc, or resumes its fiber.
       # @return [void]
@@ -168,7 +156,7 @@ module Loom
         proc = @slot
         @state = RUNNING
         @slot = pooled
-        pooled.__start__(proc, __take_args__, self)
+        pooled.__start__(proc, take_args, self)
       rescue FiberRefusedError => e
         @slot.trigger(:error, e)
         conclude_to(e) unless concluded?
@@ -183,7 +171,7 @@ module Loom
         proc = @slot
         @state = RUNNING
         @slot = pooled
-        pooled.__take__(proc, __take_args__, self)
+        pooled.__take__(proc, take_args, self)
         true
       end
 
@@ -201,7 +189,7 @@ module Loom
         @slot = result # before the state: see conclude_to
         @state = CONCLUDED
         # nobody to tell: no call (bench call_methods "call_detached")
-        __notify__(result) if @awaiter || extras
+        notify_awaiters(result) if @awaiter || extras
       end
 
       # Waits +seconds+; a zero wait always suspends the proc's fiber, even
@@ -210,7 +198,7 @@ module Loom
       def __wait__(seconds)
         return __await__(seconds, true) if seconds.positive?
 
-        # __wait_zero__ and __await__ inlined (bench call_methods_waiting
+        # wait_zero and __await__ inlined (bench call_methods_waiting
         # "waiting ..." rows): a zero wait has no timeout to raise.
         raise Cancelled if @extras&.cancel_pending
 
@@ -222,7 +210,7 @@ module Loom
 
           value
         ensure
-          __settle__ unless @state == RUNNING # resumed by its run: nothing to settle
+          settle unless @state == RUNNING # resumed by its run: nothing to settle
         end
       end
 
@@ -239,7 +227,7 @@ module Loom
 
         value
       ensure
-        __settle__ unless @state == RUNNING
+        settle unless @state == RUNNING
       end
 
       # The loop's zero-second wait is due (see Loom::Evaluation#__zero__);
@@ -257,18 +245,30 @@ module Loom
         return unless @state == WAITING && (pooled = @slot).wait_timer.equal?(timer)
 
         pooled.wait_timer = nil
-        __schedule__(timer.value)
+        schedule(timer.value)
       end
 
       private
 
-      # The result of an evaluation concluded by its own, still running,
-      # fiber; else the wait for it.
-      def __result_or_wait__(within, timeout_result)
-        @extras&.concluded ? @extras.result : __await_result__(within, timeout_result)
+      # Queues the resume of the waiting evaluation; +value+ is kept by its
+      # pooled fiber, with the wait's timer.
+      # @param value [Object] what the wait returns
+      # @return [void]
+      def schedule(value)
+        @state = SCHEDULED
+        pooled = @slot
+        pooled.__drop_wait_timer__
+        pooled.resume_value = value
+        @loop.queue << self
       end
 
-      def __await_result__(within, timeout_result)
+      # The result of an evaluation concluded by its own, still running,
+      # fiber; else the wait for it.
+      def result_or_wait(within, timeout_result)
+        @extras&.concluded ? @extras.result : wait_for_result(within, timeout_result)
+      end
+
+      def wait_for_result(within, timeout_result)
         # Awaiters change only on the evaluation's own thread: another
         # thread waits through a promise (Promises::EvaluationPromise).
         return __await_elsewhere__(within, timeout_result) unless Thread.current.equal?(@loop.thread)
@@ -285,12 +285,12 @@ module Loom
       end
 
       # The result of a concluded evaluation.
-      def __result__
+      def concluded_result
         @state == CONCLUDED ? @slot : @extras.result
       end
 
       # The arguments of a pending start, handed over once.
-      def __take_args__
+      def take_args
         extras = @extras or return NO_ARGS
         args = extras.args or return NO_ARGS
         extras.args = nil
@@ -299,7 +299,7 @@ module Loom
 
       # Leaves the waiting state, whatever ended the wait other than its run
       # (an exception raised into the fiber): a queued resume goes stale.
-      def __settle__
+      def settle
         state = @state
         return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
 

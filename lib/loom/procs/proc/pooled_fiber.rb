@@ -127,7 +127,7 @@ module Loom
       end
 
       # Resumes the waiting proc with the value its evaluation's resume left
-      # (see Proc::Evaluation#__schedule__), for the loop (it may chain).
+      # (see Proc::Evaluation#schedule), for the loop (it may chain).
       # @return [Object] SUSPENDED, a Failure or the result
       def __resume_kept__
         value = @resume_value

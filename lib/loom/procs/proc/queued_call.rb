@@ -16,7 +16,7 @@ module Loom
       # @return [QueuedCall]
       def self.for(loop, proc, args)
         # delete_at(-1), not pop: see EventLoop#pool.
-        (call = loop.spent_calls.delete_at(-1)) ? call.__set__(proc, args) : new(loop, proc, args)
+        (call = loop.spent_calls.delete_at(-1)) ? call.reuse(proc, args) : new(loop, proc, args)
       end
 
       # @param loop [EventLoop]
@@ -40,7 +40,7 @@ module Loom
 
       # Reuses this entry for a new run.
       # @return [QueuedCall] self
-      def __set__(proc, args)
+      def reuse(proc, args)
         @proc = proc
         @args = args
         self

@@ -2,7 +2,7 @@
 
 module Loom
   module Workers
-    class ProcessBackend
+    class ProcessBackend < Backend
       # Reaps killed workers on a thread that runs only while there are some
       # (no thread sleeps forever in a program that used a pool once).
       class Reaper

@@ -45,7 +45,7 @@ module Loom
               __remove_awaiter__(waiter)
             end
           end
-          result = __result__
+          result = concluded_result
           raise result if result.is_a?(Exception)
 
           result
@@ -53,7 +53,7 @@ module Loom
 
         private
 
-        def __notify__(result)
+        def notify_awaiters(result)
           if (waiter = @awaiter)
             @awaiter = nil
             waiter.__wake__(result)

@@ -3,6 +3,7 @@
 require_relative "loom/version"
 require_relative "loom/error"
 require_relative "loom/protocol"
+require_relative "loom/seconds"
 
 require_relative "loom/loop"
 require_relative "loom/procs"

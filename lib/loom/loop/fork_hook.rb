@@ -16,5 +16,6 @@ module Loom
     end
 
     Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
+    private_constant :ForkHook
   end
 end

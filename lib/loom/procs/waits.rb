@@ -18,14 +18,7 @@ module Loom
     # @raise [TypeError] unless a real number
     # @raise [ArgumentError] for NaN
     def within!(within)
-      unless within.is_a?(Numeric) && within.real?
-        raise TypeError, "within: must be a number of seconds (or nil for no limit), got #{within.inspect}"
-      end
-      return nil if within == Float::INFINITY
-      # NaN compares false with everything; a negative time is already over (a timeout at once, as in Concurrently)
-      return within if within.negative? || within >= 0
-
-      raise ArgumentError, "within: must be a number of seconds (or nil for no limit), got #{within.inspect}"
+      Seconds.check!(within, "within:", :any, no_limit: "nil or Float::INFINITY")
     end
 
     # Loom.wait's seconds (checked only when not 0: bench wait_methods "wait 0").
@@ -34,13 +27,7 @@ module Loom
     # @raise [TypeError] unless a real number
     # @raise [ArgumentError] for NaN
     def seconds!(seconds)
-      unless seconds.is_a?(Numeric) && seconds.real?
-        raise TypeError, "wait needs seconds: a real number (Numeric), got #{seconds.inspect}"
-      end
-      return nil if seconds == Float::INFINITY
-      return seconds if seconds.negative? || seconds >= 0 # a negative wait is over at once, like a wait 0
-
-      raise ArgumentError, "wait needs seconds: a real number (Numeric), got #{seconds.inspect}"
+      Seconds.check!(seconds, "wait's seconds", :any, no_limit: "Float::INFINITY") # negative: over at once, like wait 0
     end
 
     # await_result's options as Concurrently code passes them: a Hash.

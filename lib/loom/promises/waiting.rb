@@ -22,13 +22,9 @@ module Loom
       # @raise [TypeError] unless nil or a real number
       # @raise [ArgumentError] for a negative number or NaN
       def self.check_timeout(timeout)
-        return nil if timeout.nil? || timeout == Float::INFINITY # both: wait for ever
-        unless timeout.is_a?(Numeric) && timeout.real?
-          raise TypeError, "timeout must be nil (wait for ever) or seconds >= 0, got #{timeout.inspect}"
-        end
-        return timeout.to_f if timeout >= 0 # false for NaN
+        return nil if timeout.nil? # wait for ever
 
-        raise ArgumentError, "timeout must be nil (wait for ever) or seconds >= 0, got #{timeout.inspect}"
+        Seconds.check!(timeout, "timeout", :non_negative, no_limit: "nil or Float::INFINITY")&.to_f
       end
 
       # @api private

@@ -25,17 +25,11 @@ module Loom
 
       # Checks the +seconds+ of {Loom.with_timeout} before anything is armed.
       # @param seconds [Object]
-      # @return [Numeric] +seconds+
+      # @return [Numeric, nil] +seconds+; nil for Float::INFINITY (no limit)
       # @raise [TypeError] unless a real number
       # @raise [ArgumentError] when negative or NaN
       def self.seconds!(seconds)
-        unless seconds.is_a?(Numeric) && seconds.real?
-          raise TypeError, "with_timeout: seconds must be a number (Numeric), got #{seconds.inspect}"
-        end
-        return seconds if seconds >= 0 # false for NaN
-
-        raise ArgumentError, "with_timeout: seconds must be at least 0 (Float::INFINITY for no limit), " \
-                             "got #{seconds.inspect}"
+        Seconds.check!(seconds, "with_timeout: seconds", :non_negative, no_limit: "Float::INFINITY")
       end
 
       # @param fiber [Fiber] the fiber running the timed block

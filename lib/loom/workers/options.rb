@@ -35,15 +35,7 @@ module Loom
       # @raise [TypeError] unless nil or a real number
       # @raise [ArgumentError] for NaN, zero or a negative number
       def seconds!(name, value)
-        return nil if value.nil?
-        unless value.is_a?(Numeric) && value.real?
-          raise TypeError, "#{name}: must be a number of seconds (or nil for no limit), got #{describe(value)}"
-        end
-        return nil if value == Float::INFINITY
-        return value if value.positive? # false for NaN
-
-        raise ArgumentError, "#{name}: must be a positive number of seconds (or nil for no limit), got " \
-                             "#{describe(value)}"
+        Seconds.check!(value, "#{name}:", :positive, no_limit: "nil or Float::INFINITY") unless value.nil?
       end
 
       # @param name [Symbol] the keyword, for the message

@@ -94,6 +94,23 @@ class EventLoopTest < Minitest::Test
     assert_equal ["child-done", "parent-work #{Process.pid}"], lines
   end
 
+  # What `require "loom"` installs (the README says it): one module prepended
+  # to Process's singleton class, hidden behind a private constant, and
+  # nothing on Kernel, IO or Thread.
+  # In a fresh ruby: this process may have loaded the opt-in layers.
+  def test_the_fork_hook_is_the_one_module_prepended_to_process_and_private
+    script = <<~RUBY
+      require "loom"
+      loom = ->(mods) { mods.select { |mod| mod.name.to_s.start_with?("Loom") }.map(&:name) }
+      hidden = begin; Loom::EventLoop::ForkHook; false; rescue NameError; true; end
+      p [loom.(Process.singleton_class.ancestors), hidden,
+         loom.([Kernel, IO, Thread, Object, Fiber].flat_map { |k| k.ancestors + k.singleton_class.ancestors })]
+    RUBY
+    lib = File.expand_path("../../../lib", __dir__)
+    output = IO.popen([RbConfig.ruby, "-I", lib, "-e", script], err: %i[child out], &:read)
+    assert_equal %([["Loom::EventLoop::ForkHook"], true, []]\n), output
+  end
+
   def test_push_refuses_an_entry_a_finished_proc_could_not_ask_to_chain
     loop = Loom::EventLoop.current
     runs_only = Object.new

@@ -17,9 +17,9 @@ module Loom
   module Seconds
     # What each rule allows, as the messages say it.
     RULES = {
-      any: "a real number of seconds",
-      non_negative: "a number of seconds >= 0",
-      positive: "a number of seconds > 0"
+      any: "a real number of seconds (Numeric)",
+      non_negative: "a number of seconds >= 0 (Numeric)",
+      positive: "a number of seconds > 0 (Numeric)"
     }.freeze
 
     module_function

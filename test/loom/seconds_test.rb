@@ -25,7 +25,7 @@ class SecondsTest < Minitest::Test
   def test_a_value_of_the_wrong_kind_is_a_type_error_naming_parameter_and_value
     [nil, "1", :one, Complex(1, 1), Object.new].each do |value|
       error = assert_raises(TypeError) { Loom::Seconds.check!(value, "within:", :any, no_limit: "nil") }
-      assert_match(/\Awithin: must be a real number of seconds \(nil: no limit\), got /, error.message)
+      assert_match(/\Awithin: must be a real number of seconds \(Numeric\) \(nil: no limit\), got /, error.message)
       assert_includes error.message, "(#{value.class})"
     end
   end

@@ -223,7 +223,7 @@ module Loom
         @slot.wait_timer = @loop.add_timer(within, self, timeout_result) if within
         value = Fiber.yield(PooledFiber::SUSPENDED)
         raise Cancelled if CANCEL.equal?(value)
-        raise TimeoutError, "evaluation timed out after #{within} second(s)" if TIMEOUT.equal?(value)
+        raise Loom::Evaluation::TimeoutError, "evaluation timed out after #{within} second(s)" if TIMEOUT.equal?(value)
 
         value
       ensure
@@ -280,7 +280,7 @@ module Loom
         ensure
           __remove_awaiter__(waiter)
         end
-      rescue TimeoutError => e
+      rescue Loom::Evaluation::TimeoutError => e
         e
       end
 

@@ -39,6 +39,13 @@ module Loom
       # busy loop sweeps once per round, and a batch of waits on many IOs
       # must not evict its own registrations before it gets to them.
       IDLE_SLEEPS = 4
+      # Sweeps that count as one sleep for that ageing, in a loop that sweeps
+      # without ever sleeping (a Loom.run whose IO is always ready, as over
+      # loopback): without it such a loop kept every registration for good,
+      # and the ones of IO objects nobody closes (Ruby's socket calls wait
+      # through a temporary IO for the descriptor) piled up, 4 a round in
+      # the soak's sockets load (issue 17's 10-minute soak: +20% RSS).
+      SWEEPS_PER_SLEEP = 1024
 
       # LOOM_SELECTOR values and the back ends they name.
       SELECTORS = %w[select nio4r].freeze

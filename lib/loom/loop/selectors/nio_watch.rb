@@ -53,7 +53,7 @@ module Loom
         # woken at most this late once the loop has nothing else to do.
         SCAN_INTERVAL = 0.05
         # A loop that never sleeps scans every this many sweeps.
-        SCAN_SWEEPS = 1024
+        SCAN_SWEEPS = SWEEPS_PER_SLEEP
 
         extend NIOLoader
 
@@ -153,7 +153,7 @@ module Loom
         def sweep
           @sweeps += 1
           wake_dead unless @dead.empty?
-          scan if (@countdown -= 1).zero?
+          age_and_scan if (@countdown -= 1).zero?
           ready = @selector&.select(0) or return
 
           ready.each { |monitor| swept(monitor) }
@@ -288,6 +288,14 @@ module Loom
             left = @next_scan - now
             timeout && timeout < left ? timeout : left
           end
+        end
+
+        # SCAN_SWEEPS sweeps went by with no scan before a sleep: the loop
+        # does not sleep, so they age the registrations as a sleep would
+        # (IOWatch::SWEEPS_PER_SLEEP), then the scan drops the idle ones.
+        def age_and_scan
+          @sleeps += 1
+          scan
         end
 
         # Wakes the waiters of closed IOs and drops them, and the idle

@@ -20,6 +20,7 @@ module Loom
           @readable = {}
           @writable = {}
           @waiting = 0
+          @unslept = 0 # sweeps since the last sleep
         end
 
         # @return [Boolean] true while some IO is registered (waited on, or
@@ -78,6 +79,7 @@ module Loom
         # the ready ones, leaves tokens for the others.
         # @return [void]
         def sweep
+          evict_idle if (@unslept += 1) >= SWEEPS_PER_SLEEP # a loop that never sleeps ages them too
           @readable.clear
           @writable.clear
           ready = IO.select(@readers.keys, @writers.keys, nil, 0)
@@ -146,6 +148,7 @@ module Loom
         end
 
         def evict_idle
+          @unslept = 0
           [@readers, @writers].each do |table|
             table.delete_if { |_io, entry| entry.waiters.empty? && (entry.idle += 1) > IDLE_SLEEPS }
           end

@@ -67,24 +67,6 @@ module IOWatchBehaviour
     refute dropped
   end
 
-  # A loop whose IO is always ready never sleeps (a Loom.run over loopback
-  # sockets); its registrations of IOs nobody closes (Ruby's socket calls
-  # wait through a temporary IO per call) must still age and go: they piled
-  # up, 4 a round in the soak's sockets load, until this counted sweeps too.
-  def test_a_loop_that_never_sleeps_still_drops_idle_registrations
-    kept, dropped = on_backend do
-      pipes = Array.new(3) { IO.pipe.tap { |_reader, writer| writer.write "x" } }
-      pipes.map(&:first).each { |reader| Loom.await_readable(reader) }
-      watch = Loom::EventLoop.current.io
-      kept = watch.watching?
-      rounds = (Loom::EventLoop::IOWatch::IDLE_SLEEPS + 2) * Loom::EventLoop::IOWatch::SWEEPS_PER_SLEEP
-      Loom.concurrently { rounds.times { Loom.wait 0 } }.await_result # a round each, never a sleep
-      [kept, watch.watching?].tap { pipes.flatten.each(&:close) }
-    end
-    assert kept
-    refute dropped
-  end
-
   def test_a_sweep_leaves_tokens_for_ready_ios_nobody_waits_on
     taken = on_backend do
       pipes = Array.new(3) { IO.pipe.tap { |_, writer| writer.write "x" } }
@@ -159,10 +141,28 @@ module IOWatchBehaviour
   end
 end
 
-# A warm-path count both back ends share (kept apart from IOWatchBehaviour,
-# which is long enough).
+# Warm paths and ageing both back ends share (kept apart from
+# IOWatchBehaviour, which is long enough).
 module IOWatchTurns
   include OnIOWatchBackend
+
+  # A loop whose IO is always ready never sleeps (a Loom.run over loopback
+  # sockets); its registrations of IOs nobody closes (Ruby's socket calls
+  # wait through a temporary IO per call) must still age and go: they piled
+  # up, 4 a round in the soak's sockets load, until this counted sweeps too.
+  def test_a_loop_that_never_sleeps_still_drops_idle_registrations
+    kept, dropped = on_backend do
+      pipes = Array.new(3) { IO.pipe.tap { |_reader, writer| writer.write "x" } }
+      pipes.map(&:first).each { |reader| Loom.await_readable(reader) }
+      watch = Loom::EventLoop.current.io
+      kept = watch.watching?
+      rounds = (Loom::EventLoop::IOWatch::IDLE_SLEEPS + 2) * Loom::EventLoop::IOWatch::SWEEPS_PER_SLEEP
+      Loom.concurrently { rounds.times { Loom.wait 0 } }.await_result # a round each, never a sleep
+      [kept, watch.watching?].tap { pipes.flatten.each(&:close) }
+    end
+    assert kept
+    refute dropped
+  end
 
   # bench wait_methods "await_readable": 100 ready pipes awaited in turn
   # from the root fiber. Once warm, one sweep's tokens serve a whole pass;

@@ -153,7 +153,7 @@ module Loom
         def sweep
           @sweeps += 1
           wake_dead unless @dead.empty?
-          age_and_scan if (@countdown -= 1).zero?
+          scan(age: true) if (@countdown -= 1).zero?
           ready = @selector&.select(0) or return
 
           ready.each { |monitor| swept(monitor) }
@@ -290,18 +290,14 @@ module Loom
           end
         end
 
-        # SCAN_SWEEPS sweeps went by with no scan before a sleep: the loop
-        # does not sleep, so they age the registrations as a sleep would
-        # (IOWatch::SWEEPS_PER_SLEEP), then the scan drops the idle ones.
-        def age_and_scan
-          @sleeps += 1
-          scan
-        end
-
         # Wakes the waiters of closed IOs and drops them, and the idle
         # registrations of open IOs.
+        # @param age [Boolean] true when SCAN_SWEEPS sweeps went by with no
+        #   scan before a sleep: the loop does not sleep, so they age the
+        #   registrations as a sleep would (IOWatch::SWEEPS_PER_SLEEP)
         # @return [Boolean] whether a waiter was woken
-        def scan
+        def scan(age: false)
+          @sleeps += 1 if age
           @countdown = SCAN_SWEEPS
           @idle_before = @sleeps - IDLE_SLEEPS
           @woke = false

@@ -99,7 +99,10 @@ module Loom
         end
 
         def helper_round(round)
-          checks = use_pool(round.even?)
+          # In a thread of its own: once it ended, no stack of ours still
+          # holds a pool this round dropped, so GC can collect it (CRuby
+          # scans stacks conservatively).
+          checks = Thread.new { use_pool(round.even?) }.value
           counts = settled_counts if (round % EVERY).zero?
           [checks, counts, nil]
         rescue StandardError => e

@@ -4,7 +4,21 @@ module Loom
   # The base class of every error loom raises on purpose. Rescue it to catch
   # anything loom reports; each part defines specific subclasses beside the
   # code that raises them.
-  class Error < StandardError; end
+  class Error < StandardError
+    # A short, bounded description of a value for error messages (an item, an
+    # argument): its inspect cut at 80 characters, or its class when inspect
+    # itself fails. Every subclass answers it too (Workers::Error.describe).
+    # @param value [Object]
+    # @return [String]
+    # @example
+    #   Loom::Error.describe([1, 2]) # => "[1, 2]"
+    def self.describe(value)
+      text = value.inspect
+      text.length > 80 ? "#{text[0, 77]}..." : text
+    rescue StandardError
+      "#<#{value.class}>"
+    end
+  end
 
   # What every loom timeout means: a wait with a time limit gave up. Each part
   # raises its own class, under that part's error class so that rescuing the

@@ -55,10 +55,8 @@ module Loom
 
     # @return [String] what went wrong, naming the parameter and the value
     def message(value, name, rule, no_limit)
-      text = value.inspect
-      text = "#{text[0, 77]}..." if text.length > 80
       hint = no_limit ? " (#{no_limit}: no limit)" : ""
-      "#{name} must be #{RULES.fetch(rule)}#{hint}, got #{text} (#{value.class})"
+      "#{name} must be #{RULES.fetch(rule)}#{hint}, got #{Error.describe(value)} (#{value.class})"
     end
   end
 end

@@ -25,17 +25,6 @@ module Loom
         @item = item
         @index = index
       end
-
-      # A short, bounded description of an item for error messages.
-      #
-      # @param item [Object]
-      # @return [String]
-      def self.describe(item)
-        text = item.inspect
-        text.length > 80 ? "#{text[0, 77]}..." : text
-      rescue StandardError
-        "#<#{item.class}>"
-      end
     end
 
     # A worker process or ractor died (killed, segfault, `exit!`) while

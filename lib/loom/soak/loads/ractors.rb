@@ -25,9 +25,9 @@ module Loom
         # it is killed.
         STOP_WAIT = 30
         # Seconds a reading waits at most for dropped pools' threads to end.
-        SETTLE = 2.0
+        SETTLE = 10.0
         # Readings taken over SETTLE seconds.
-        READINGS = 10
+        READINGS = 20
 
         def name = :ractors
 
@@ -112,8 +112,9 @@ module Loom
         # Threads and descriptors with the pools dropped so far gone: a
         # dropped pool is stopped by its finalizer after GC.start and its
         # runner threads end a moment later, so a reading taken at once could
-        # count them (a 5-minute soak read 6 threads against 4). The least of
-        # readings over SETTLE seconds: a transient drops out, a leak stays.
+        # count them (a 5-minute soak read 6 threads against 4; under a full
+        # soak on 3.1, 3-4 against 1 two seconds later). The least of readings
+        # over SETTLE seconds: a transient drops out, a leak stays.
         def settled_counts
           GC.start
           readings = Array.new(READINGS) do |i|

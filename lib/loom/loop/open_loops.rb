@@ -35,14 +35,21 @@ module Loom
       # @return [void]
       def add(loop)
         @lock.synchronize do
-          @loops.each_key { |other| other.close if other.open? && !other.thread.alive? }
+          @loops.each_key do |other|
+            # On Ruby 3.1 a WeakMap may yield, for a key already freed, the
+            # object that took its slot (CI once got one whose #thread was
+            # true): only loops are closed.
+            next unless other.is_a?(EventLoop)
+
+            other.close if other.open? && !other.thread.alive?
+          end
           @loops[loop] = true
         end
       end
 
       # @return [Integer] loops of this Ractor holding a wake-up pipe now
       def size
-        @lock.synchronize { @loops.each_key.count(&:open?) }
+        @lock.synchronize { @loops.each_key.count { |other| other.is_a?(EventLoop) && other.open? } }
       end
 
       current # the main Ractor's, made at load, before any thread races for it

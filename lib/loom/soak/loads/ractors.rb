@@ -24,10 +24,6 @@ module Loom
         # Seconds the helper may take to finish its round and end before
         # it is killed.
         STOP_WAIT = 30
-        # Seconds a reading waits at most for dropped pools' threads to end.
-        SETTLE = 10.0
-        # Readings taken over SETTLE seconds.
-        READINGS = 20
 
         def name = :ractors
 
@@ -99,29 +95,11 @@ module Loom
         end
 
         def helper_round(round)
-          # In a thread of its own: once it ended, no stack of ours still
-          # holds a pool this round dropped, so GC can collect it (CRuby
-          # scans stacks conservatively).
-          checks = Thread.new { use_pool(round.even?) }.value
-          counts = settled_counts if (round % EVERY).zero?
+          checks = use_pool(round.even?)
+          counts = GC.start || [Thread.list.size, Dir.children("/proc/self/fd").size] if (round % EVERY).zero?
           [checks, counts, nil]
         rescue StandardError => e
           [0, nil, "#{e.class}: #{e.message[0, 300]}"]
-        end
-
-        # Threads and descriptors with the pools dropped so far gone: a
-        # dropped pool is stopped by its finalizer after GC.start and its
-        # runner threads end a moment later, so a reading taken at once could
-        # count them (a 5-minute soak read 6 threads against 4; under a full
-        # soak on 3.1, 3-4 against 1 two seconds later). The least of readings
-        # over SETTLE seconds: a transient drops out, a leak stays.
-        def settled_counts
-          GC.start
-          readings = Array.new(READINGS) do |i|
-            sleep(SETTLE / READINGS) unless i.zero?
-            [Thread.list.size, Dir.children("/proc/self/fd").size]
-          end
-          readings.transpose.map(&:min)
         end
 
         def use_pool(shutdown)

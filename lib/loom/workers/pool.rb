@@ -206,10 +206,9 @@ module Loom
 
       # @api private
       # A finalizer that stops the backend without keeping the pool alive; it
-      # runs in trap context (no Mutex), hence {Workers::Backend#release}.
-      def finalizer(backend)
-        proc { backend.release }
-      end
+      # runs in trap context (no Mutex), hence {Workers::Backend#release},
+      # and in any ractor, hence {Workers::GCRelease}.
+      def finalizer(backend) = Workers::GCRelease.finalizer(backend)
     end
   end
 end

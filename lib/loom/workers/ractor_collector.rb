@@ -4,7 +4,9 @@ module Loom
   module Workers
     # The one thread of the main ractor that calls `Ractor.receive` for all
     # ractor pools: worker ractors send `[token, message]` and the collector
-    # hands each message to the inbox registered under that token. (User code
+    # hands each message to the inbox registered under that token; a
+    # finalizer run in a worker ractor sends `[nil, [:release, id]]`
+    # ({GCRelease}). (User code
     # that calls `Ractor.receive` in the main ractor while ractor pools run
     # would take their messages; see docs/workers.md.)
     class RactorCollector
@@ -60,6 +62,9 @@ module Loom
       def run
         loop do
           token, message = Ractor.receive
+          # A pool's finalizer that ran in a worker ractor: see GCRelease.
+          next GCRelease.release(message.last) if token.nil? && message != :stop
+
           inbox = @lock.synchronize do
             return @stopped = true if token.nil? && @inboxes.empty?
 

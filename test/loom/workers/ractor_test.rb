@@ -19,6 +19,10 @@ class RactorTest < Minitest::Test
       UNDEFINED = proc { |x| x == 1 ? x.frobnicate : x }
       UNKNOWN_NAME = proc { |x| x == 1 ? no_such_name : x }
       def self.plus_one(item) = item + 1
+      RUN_FINALIZER = proc do |id|
+        Loom::Workers::GCRelease.collected(id)
+        Ractor.current == Ractor.main
+      end
     end
   RUBY
 
@@ -133,6 +137,22 @@ class RactorTest < Minitest::Test
       end
     RUBY
     assert_equal [2, [0, 1, nil]], result
+  end
+
+  # Ruby runs a finalizer in whichever ractor collects the garbage; a
+  # dropped pool's backend must still be released in the main ractor.
+  def test_a_pool_finalizer_run_in_a_worker_ractor_releases_in_the_main_ractor
+    result = in_ruby(<<~RUBY)
+      released = Thread::Queue.new
+      backend = Object.new
+      backend.define_singleton_method(:release) { released << (Ractor.current == Ractor.main) }
+      id = Loom::Workers::GCRelease.finalizer(backend).binding.local_variable_get(:id)
+      pool = Loom::Pool.new(worker: :ractor, size: 1, &H::RUN_FINALIZER)
+      in_worker = pool.map([id])
+      [in_worker, released.pop(timeout: 10), pool.map([id]), released.empty?].tap { pool.shutdown }
+    RUBY
+    # Released once, in the main ractor; a second run finds nothing to release.
+    assert_equal [[false], true, [false], true], result
   end
 
   def test_warns_once_that_ractors_are_experimental

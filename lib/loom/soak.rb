@@ -2,6 +2,7 @@
 
 require_relative "../loom"
 
+require_relative "soak/malloc_trim"
 require_relative "soak/sample"
 require_relative "soak/trend"
 require_relative "soak/load"
@@ -34,5 +35,11 @@ module Loom
 
     # Raised in the main thread by the watchdog: a round did not finish.
     class Stuck < Error; end
+
+    # Raised by a load that cannot run another round (the helper process
+    # it works through has ended): the soak counts it once and runs the
+    # other loads on, instead of failing that load thousands of times a
+    # second for the rest of the run.
+    class LoadEnded < Error; end
   end
 end

@@ -20,14 +20,16 @@ module Loom
       end
 
       # Reads the process once it is quiet: collects garbage (dropped pools
-      # stop their workers from finalizers) and waits until two readings
-      # agree, for at most `limit` seconds.
+      # stop their workers from finalizers), gives the allocator's free
+      # memory back ({MallocTrim}) and waits until two readings agree, for
+      # at most `limit` seconds.
       # @return [Sample]
       def self.settled(seconds, rounds, checks, failures, limit: 3.0)
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
         last = nil
         loop do
           GC.start
+          MallocTrim.call
           now = take(seconds, rounds, checks, failures)
           return now if now.counts == last&.counts || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
 

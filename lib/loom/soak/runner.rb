@@ -39,6 +39,7 @@ module Loom
         @failures = []
         @rounds = 0
         @threads = {}
+        @retired = []
       end
 
       # @return [Boolean] whether the soak ran clean
@@ -56,7 +57,7 @@ module Loom
       ensure
         watchdog&.stop
         @threads.each_value(&:close)
-        @loads.each(&:close)
+        (@loads + @retired).each(&:close)
       end
 
       private
@@ -88,8 +89,17 @@ module Loom
         @threads.delete(load)&.close
         fail_with(load, e)
         raise if e.is_a?(Stuck)
+
+        retire(load) if e.is_a?(LoadEnded)
       ensure
         watchdog.beat
+      end
+
+      # A load that cannot go on leaves the rounds (it is still closed at the end).
+      def retire(load)
+        @loads = @loads.dup
+        @loads.delete(load)
+        @retired << load
       end
 
       def fail_with(load, error)
@@ -100,7 +110,7 @@ module Loom
       end
 
       def sample
-        checks = @loads.sum(&:checks)
+        checks = (@loads + @retired).sum(&:checks)
         taken = Sample.settled(elapsed.round, @rounds, checks, @failures.size)
         @samples << taken
         @out.puts format("%<t>5ds %<r>7d %<c>9d %<f>8d %<rss>8.1f %<fds>5d %<th>7d %<ch>8d",
@@ -123,7 +133,7 @@ module Loom
       end
 
       def verdict(trend)
-        checks = @loads.sum(&:checks)
+        checks = (@loads + @retired).sum(&:checks)
         if @failures.empty? && trend.ok?
           @out.puts "OK: #{@rounds} rounds, #{checks} results checked, none wrong; nothing grew beyond " \
                     "#{(@limit * 100).round}% after the warm-up"

@@ -39,6 +39,20 @@ class SoakCLITest < Minitest::Test
     end
   end
 
+  # Its helper is gone after the second round: every later round would fail.
+  class Ended < Counting
+    attr_reader :rounds
+
+    def name = :test_ended
+
+    def round(random)
+      @rounds = (@rounds || 0) + 1
+      raise Loom::Soak::LoadEnded, "the helper ended" if @rounds >= 2
+
+      super
+    end
+  end
+
   Loom::Soak::Loads.register(:test_counting) { Counting.new }
   Loom::Soak::Loads.register(:test_wrong) { Wrong.new }
   Loom::Soak::Loads.register(:test_hanging) { Hanging.new }
@@ -73,6 +87,16 @@ class SoakCLITest < Minitest::Test
     end
     refute status
     assert_match(/Stuck: a round did not finish within 1.5 s/, out)
+  end
+
+  def test_a_load_that_ended_fails_once_and_the_others_run_on
+    ended = Ended.new
+    counting = Counting.new
+    runner = Loom::Soak::Runner.new([ended, counting], plan(seconds: 0.5, interval: 0.25), out: StringIO.new)
+    refute runner.run
+    assert_equal 2, ended.rounds, "no round after the load ended"
+    assert_equal ["test_ended: Loom::Soak::LoadEnded: the helper ended"], runner.failures
+    assert_operator counting.checks, :>, 2, "the other load ran on"
   end
 
   def plan(**options)

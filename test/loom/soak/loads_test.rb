@@ -52,6 +52,18 @@ class SoakLoadsTest < Minitest::Test
     run_rounds(:ractors, ractor: true)
   end
 
+  # A Ruby crash in the helper (3.1.2 aborted once with "malloc(): unsorted
+  # double linked list corrupted") ends the load, once, with the status.
+  def test_ractors_load_ends_when_its_helper_dies
+    skip "no ractors on this Ruby" unless defined?(Ractor)
+    load = Loom::Soak::Loads.build([:ractors], { ractor: true }).first
+    Process.kill(:KILL, load.instance_variable_get(:@pid))
+    error = assert_raises(Loom::Soak::LoadEnded) { load.round(Random.new(1)) }
+    assert_match(/the ractor helper process ended.*SIGKILL/, error.message)
+  ensure
+    load&.close
+  end
+
   # A process forked after the helper (a process pool's worker) holds a
   # copy of the helper's request pipe: closing the load must still end the
   # helper (the soak hung at its end, after Ctrl-C, while a dropped process

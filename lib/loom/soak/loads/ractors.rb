@@ -8,15 +8,22 @@ module Loom
       # ractors are busy (the child hangs or aborts), so ractors must not
       # share a process with the process pools of {Pools}. The helper is
       # forked before any ractor exists and answers one round per request;
-      # every 25 rounds it also reports its threads and descriptors, which
-      # must not grow beyond 10% (and 1) of what it had after 50 rounds.
+      # every 20 rounds it also reports its threads and descriptors. The
+      # median of the last three reports must not grow beyond 10% (and 1) of
+      # the median of the first three taken after 40 rounds: a pool dropped a
+      # round earlier may still be stopping at one reading (its finalizer
+      # runs when GC finds it, and a stale stack slot can keep it a while), a
+      # leak is in every reading.
       class Ractors < Load
         ITEMS = (1..100).to_a.freeze
         SQUARES = ITEMS.map { |x| x * x }.freeze
-        # Rounds between two readings of the helper's threads and descriptors.
-        EVERY = 25
-        # The reading the others are compared with.
-        BASELINE = 50
+        # Rounds between two readings of the helper's threads and descriptors;
+        # even, so every reading follows a pool that was shut down.
+        EVERY = 20
+        # Rounds before the readings that make the baseline.
+        BASELINE = 40
+        # Readings a median is taken over.
+        MEDIAN_OF = 3
         # The request that ends the helper. Closing our end of the pipe is
         # not enough: a process forked later (a process pool's worker)
         # holds a copy of it, and the helper would wait for that one too.
@@ -34,13 +41,13 @@ module Loom
           @pid = fork { serve(requests, replies) }
           [requests, replies].each(&:close)
           @rounds = 0
+          @readings = []
         end
 
         # @param _random [Random]
         def round(_random)
           @rounds += 1
-          @requests.puts(@rounds)
-          reply = @replies.gets or raise Error, "the ractor helper process ended"
+          reply = ask(@rounds)
           checks, counts, failure = Marshal.load(reply.chomp.unpack1("m0")) # rubocop:disable Security/MarshalLoad -- our own helper wrote it
           @checks += checks
           raise WrongResult, "ractors: #{failure}" if failure
@@ -56,6 +63,27 @@ module Loom
 
         private
 
+        # @return [String] the helper's reply to round number `round`
+        # @raise [LoadEnded] when the helper has ended (a Ruby crash in a ractor)
+        def ask(round)
+          @requests.puts(round)
+          @replies.gets or raise LoadEnded, "the ractor helper process ended#{helper_status}"
+        rescue Errno::EPIPE
+          raise LoadEnded, "the ractor helper process ended#{helper_status}"
+        end
+
+        # Reaps the helper, which has closed its pipe, so is ending (waits
+        # for at most a second for its exit status).
+        def helper_status
+          20.times do
+            _, @helper_status = Process.wait2(@pid, Process::WNOHANG)
+            return " (#{@helper_status.inspect})" if @helper_status
+
+            sleep 0.05
+          end
+          nil
+        end
+
         def stop_helper
           @requests.puts(STOP)
         rescue Errno::EPIPE
@@ -66,6 +94,8 @@ module Loom
 
         # Waits for the helper, bounded; kills it if it does not end.
         def reap
+          return if @helper_status # reaped when it ended
+
           deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + STOP_WAIT
           until Process.wait(@pid, Process::WNOHANG)
             Process.kill(:KILL, @pid) if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
@@ -74,13 +104,23 @@ module Loom
         end
 
         def watch(counts)
-          @baseline ||= counts if @rounds >= BASELINE
-          return unless @baseline
+          return if @rounds < BASELINE
 
-          allowed = @baseline.map { |count| [count * 1.1, count + 1].max }
-          check true, counts.zip(allowed).all? { |count, limit| count <= limit },
-                "the helper's threads and descriptors #{counts} (after #{BASELINE} rounds: #{@baseline})"
+          @readings << counts
+          @baseline ||= median(@readings) if @readings.size == MEDIAN_OF
+          judge_readings if @readings.size > MEDIAN_OF
         end
+
+        def judge_readings
+          now = median(@readings.last(MEDIAN_OF))
+          allowed = @baseline.map { |count| [count * 1.1, count + 1].max }
+          check true, now.zip(allowed).all? { |count, limit| count <= limit },
+                "the helper's threads and descriptors #{now} (median of the last #{MEDIAN_OF} readings; " \
+                "after #{BASELINE} rounds: #{@baseline})"
+        end
+
+        # @return [Array<Integer>] each count's median over the readings
+        def median(readings) = readings.transpose.map { |values| values.sort[values.size / 2] }
 
         # --- in the helper process ---
 

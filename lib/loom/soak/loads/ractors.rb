@@ -143,13 +143,34 @@ module Loom
         end
 
         def use_pool(shutdown)
-          pool = Loom::Pool.new(worker: :ractor, size: 2, &Pools::SQUARE)
-          results = [pool.map(ITEMS), pool.submit(7).value!(30), pool.ask(8, timeout: 30)]
-          pool.shutdown if shutdown # else dropped: GC and its finalizer stop it
+          threads = Thread.list.size
+          results = pool_results(shutdown)
+          let_go(threads) unless shutdown
           results << Loom.map(ITEMS, worker: :ractor, size: 2, &Pools::SQUARE)
           raise WrongResult, "wrong results #{results.inspect[0, 200]}" unless results == [SQUARES, 49, 64, SQUARES]
 
           4
+        end
+
+        # In a frame of its own, so that a dropped pool is held by no slot of use_pool's.
+        def pool_results(shutdown)
+          pool = Loom::Pool.new(worker: :ractor, size: 2, &Pools::SQUARE)
+          results = [pool.map(ITEMS), pool.submit(7).value!(30), pool.ask(8, timeout: 30)]
+          pool.shutdown if shutdown # else dropped: GC and its finalizer stop it
+          results
+        end
+
+        # Waits (at most `limit` seconds) until GC has stopped the dropped
+        # pool and its lane threads have ended, before the next pool starts:
+        # Ruby 3.3.8 can deadlock when ractors end while another ractor
+        # collects garbage (bench/scripts/workers/ractor_end_hangs.rb), a
+        # CRuby bug the soak would otherwise hit in most minutes.
+        def let_go(threads, limit = 5.0)
+          deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
+          until Thread.list.size <= threads || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+            GC.start
+            sleep 0.02
+          end
         end
       end
     end

@@ -38,8 +38,18 @@ module Loom
         end
       end
 
-      # @return [Integer] resident set size in kB
-      def self.rss_kb = File.read("/proc/self/status")[/^VmRSS:\s+(\d+)/, 1].to_i
+      # Resident set size less the pages the process has already given back
+      # with MADV_FREE ("LazyFree"): Ruby 3.3 frees the stacks of ended
+      # fibers that way, and the kernel leaves them counted in RSS until it
+      # needs the memory, so plain RSS followed the largest number of fibers
+      # alive at once so far rather than what the process holds.
+      # @return [Integer] kB
+      def self.rss_kb
+        rollup = File.read("/proc/self/smaps_rollup")
+        rollup[/^Rss:\s+(\d+)/, 1].to_i - rollup[/^LazyFree:\s+(\d+)/, 1].to_i
+      rescue SystemCallError
+        File.read("/proc/self/status")[/^VmRSS:\s+(\d+)/, 1].to_i # a kernel before 4.14
+      end
 
       # @return [Integer] this process's child processes (zombies included)
       def self.children

@@ -21,7 +21,7 @@
 # ractor (in gc_enter -> rb_vm_barrier) waits for.
 # Measured here (2 shared cores, 10 runs each, without YJIT): 3.3.8 overlap
 # 4 hung, serial 0; Ruby 3.1.2: 0 in both.
-require "rbconfig"
+require_relative "fresh_runs" # fresh_runs.rb: the runs, each in a fresh ruby
 
 CHILD = <<~RUBY
   Warning[:experimental] = false
@@ -51,16 +51,6 @@ RUBY
 
 shapes = ARGV.empty? ? %w[overlap serial] : ARGV
 shapes.each do |shape|
-  hung = Array.new(10) do
-    pid = Process.spawn(RbConfig.ruby, "-e", CHILD, shape, out: File::NULL, err: File::NULL)
-    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 30
-    sleep 0.05 until (done = Process.waitpid(pid, Process::WNOHANG)) ||
-                     Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    next false if done
-
-    Process.kill(:KILL, pid)
-    Process.waitpid(pid)
-    true
-  end.count(true)
+  hung = FreshRuns.hung(CHILD, shape, runs: 10, limit: 30)
   puts "Ruby #{RUBY_VERSION}, #{shape}: #{hung} of 10 runs hung"
 end

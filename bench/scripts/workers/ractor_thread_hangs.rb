@@ -16,7 +16,7 @@
 #
 # Measured here (2 shared cores, 20 runs each): 3.3.8: join 9-15 hung, poll 1-3,
 # exit 2-4 of 10, watcher 14, receiver 0. Ruby 3.1.2: 0 in every shape.
-require "rbconfig"
+require_relative "fresh_runs" # fresh_runs.rb: the runs, each in a fresh ruby
 
 CHILD = <<~RUBY
   Warning[:experimental] = false
@@ -45,16 +45,6 @@ RUBY
 
 shapes = ARGV.empty? ? %w[join poll exit watcher receiver] : ARGV
 shapes.each do |shape|
-  hung = Array.new(20) do
-    pid = Process.spawn(RbConfig.ruby, "-e", CHILD, shape, out: File::NULL, err: File::NULL)
-    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10
-    sleep 0.05 until (done = Process.waitpid(pid, Process::WNOHANG)) ||
-                     Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    next false if done
-
-    Process.kill(:KILL, pid)
-    Process.waitpid(pid)
-    true
-  end.count(true)
+  hung = FreshRuns.hung(CHILD, shape, runs: 20, limit: 10)
   puts "Ruby #{RUBY_VERSION}, #{shape}: #{hung} of 20 runs hung"
 end

@@ -39,7 +39,7 @@ module Loom
         @failures = []
         @rounds = 0
         @threads = {}
-        @retired = []
+        @running = loads # those still in the rounds (see #retire)
       end
 
       # @return [Boolean] whether the soak ran clean
@@ -57,7 +57,7 @@ module Loom
       ensure
         watchdog&.stop
         @threads.each_value(&:close)
-        (@loads + @retired).each(&:close)
+        @loads.each(&:close)
       end
 
       private
@@ -69,7 +69,7 @@ module Loom
       def rounds(watchdog)
         next_sample = @interval
         while elapsed < @seconds
-          @loads.each { |load| round(load, watchdog) }
+          @running.each { |load| round(load, watchdog) }
           @rounds += 1
           next unless elapsed >= next_sample
 
@@ -97,9 +97,7 @@ module Loom
 
       # A load that cannot go on leaves the rounds (it is still closed at the end).
       def retire(load)
-        @loads = @loads.dup
-        @loads.delete(load)
-        @retired << load
+        @running -= [load] # a new array: the rounds' each goes on over the old one
       end
 
       def fail_with(load, error)
@@ -110,7 +108,7 @@ module Loom
       end
 
       def sample
-        checks = (@loads + @retired).sum(&:checks)
+        checks = @loads.sum(&:checks)
         taken = Sample.settled(elapsed.round, @rounds, checks, @failures.size)
         @samples << taken
         @out.puts format("%<t>5ds %<r>7d %<c>9d %<f>8d %<rss>8.1f %<fds>5d %<th>7d %<ch>8d",
@@ -133,7 +131,7 @@ module Loom
       end
 
       def verdict(trend)
-        checks = (@loads + @retired).sum(&:checks)
+        checks = @loads.sum(&:checks)
         if @failures.empty? && trend.ok?
           @out.puts "OK: #{@rounds} rounds, #{checks} results checked, none wrong; nothing grew beyond " \
                     "#{(@limit * 100).round}% after the warm-up"

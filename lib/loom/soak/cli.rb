@@ -18,8 +18,8 @@ module Loom
       def initialize(argv, out: $stdout)
         @argv = argv.dup
         @out = out
-        @options = { seconds: 600, interval: 10, warmup: nil, limit: 0.10, only: nil, skip: [], ractor: true,
-                     seed: Random.new_seed % 100_000, requires: [] }
+        @options = { seconds: 600, interval: 10, warmup: nil, warmup_rounds: 0, limit: 0.10, only: nil, skip: [],
+                     ractor: true, seed: Random.new_seed % 100_000, requires: [] }
       end
 
       # @return [Integer] the exit status
@@ -43,7 +43,8 @@ module Loom
         loads = Loads.build(names, ractor: ractor)
         header(names, ractor)
         plan = Runner::Plan.new(seconds: @options[:seconds], interval: @options[:interval], warmup: warmup,
-                                limit: @options[:limit], seed: @options[:seed])
+                                warmup_rounds: @options[:warmup_rounds], limit: @options[:limit],
+                                seed: @options[:seed])
         Runner.new(loads, plan, out: @out).run ? 0 : 1
       end
 
@@ -51,11 +52,13 @@ module Loom
       # fiber pools and YJIT's code settle before the baseline.
       def warmup = @options[:warmup] || [@options[:interval], @options[:seconds] / 4.0].max
 
+      def warmup_rounds_note = @options[:warmup_rounds].positive? ? " and #{@options[:warmup_rounds]} rounds" : ""
+
       def header(names, ractor)
         yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? "YJIT on" : "YJIT off"
         @out.puts "loom soak: #{@options[:seconds].round} s, a sample every #{@options[:interval]} s, warm-up " \
-                  "#{warmup.round} s, limit +#{(@options[:limit] * 100).round}%; Ruby #{RUBY_VERSION} (#{yjit}), " \
-                  "seed #{@options[:seed]}, pid #{Process.pid}"
+                  "#{warmup.round} s#{warmup_rounds_note}, limit +#{(@options[:limit] * 100).round}%; " \
+                  "Ruby #{RUBY_VERSION} (#{yjit}), seed #{@options[:seed]}, pid #{Process.pid}"
         names -= [:ractors] unless ractor
         @out.puts "loads: #{names.join(', ')}"
       end
@@ -106,6 +109,11 @@ module Loom
         end
         parser.on("--warmup S", Float, "seconds before the baseline (default a quarter of the run)") do |n|
           @options[:warmup] = n
+        end
+        parser.on("--warmup-rounds N", Integer, "rounds before the baseline too (default 0)") do |n|
+          raise UsageError, "--warmup-rounds must be 0 or more, got #{n}" if n.negative?
+
+          @options[:warmup_rounds] = n
         end
         parser.on("--limit PCT", Float, "largest growth allowed after the warm-up, % (default 10)") do |n|
           @options[:limit] = positive(n) / 100

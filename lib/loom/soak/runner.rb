@@ -19,9 +19,10 @@ module Loom
 
       # How long to run and how to judge.
       # - seconds: how long to run; interval: seconds between samples
-      # - warmup: seconds before the baseline; limit: the largest growth allowed (0.10: 10%)
+      # - warmup: seconds before the baseline; warmup_rounds: rounds before it (default 0)
+      # - limit: the largest growth allowed (0.10: 10%)
       # - seed: of the loads' random choices; stuck: seconds a round may take (default STUCK)
-      Plan = Struct.new(:seconds, :interval, :warmup, :limit, :seed, :stuck, keyword_init: true)
+      Plan = Struct.new(:seconds, :interval, :warmup, :warmup_rounds, :limit, :seed, :stuck, keyword_init: true)
 
       # @param loads [Array<Load>]
       # @param plan [Plan]
@@ -31,6 +32,7 @@ module Loom
         @seconds = plan.seconds
         @interval = plan.interval
         @warmup = plan.warmup
+        @warmup_rounds = plan.warmup_rounds || 0
         @limit = plan.limit
         @random = Random.new(plan.seed)
         @stuck = plan.stuck || STUCK
@@ -117,7 +119,7 @@ module Loom
       end
 
       def judge
-        trend = Trend.new(@samples, warmup: @warmup, limit: @limit)
+        trend = Trend.new(@samples, warmup: @warmup, limit: @limit, warmup_rounds: @warmup_rounds)
         @out.puts trend
         verdict(trend)
         @failures.empty? && trend.ok?

@@ -4,7 +4,10 @@ module Loom
   module Soak
     # The growth of each metric after the warm-up: from the first sample at
     # or after it (the baseline) to the median of the last three (one noisy
-    # reading cannot fail the soak, a steady climb does).
+    # reading cannot fail the soak, a steady climb does). The warm-up can be
+    # counted in rounds as well as seconds: what settles at start (RSS climbs
+    # while the loads first reach their peaks) follows the work done, and a
+    # slow machine does less of it in the same seconds.
     class Trend
       # @return [Sample, nil] the baseline, nil when no sample follows the warm-up
       attr_reader :baseline
@@ -14,9 +17,10 @@ module Loom
       # @param samples [Array<Sample>]
       # @param warmup [Numeric] seconds
       # @param limit [Float] the largest growth allowed (0.10: 10%)
-      def initialize(samples, warmup:, limit:)
+      # @param warmup_rounds [Integer] rounds the baseline also waits for
+      def initialize(samples, warmup:, limit:, warmup_rounds: 0)
         @limit = limit
-        after = samples.select { |sample| sample.seconds >= warmup }
+        after = samples.select { |sample| sample.seconds >= warmup && sample.rounds >= warmup_rounds }
         @baseline = after.first
         @last = after.last(3)
         @growth = @baseline ? Sample.metrics.to_h { |metric| [metric, growth_of(metric)] } : {}

@@ -67,10 +67,18 @@ class SoakCLITest < Minitest::Test
     status, out = soak("--seconds", "1.2", "--interval", "0.3", "--only", "test_counting")
     assert_equal 0, status, out
     assert_match(/loads: test_counting/, out)
+    refute_match(/ rounds, limit/, out, "no warm-up rounds unless asked")
     # How many samples fit in the run depends on the machine's load (each
     # one waits for the process to be quiet): at least one, each a line.
     assert_operator out.lines.grep(/^\s+\d+s\s+\d+\s+\d+\s+0\s/).size, :>=, 1, "a line per sample"
     assert_match(/^OK: \d+ rounds, \d+ results checked, none wrong/, out)
+  end
+
+  def test_warm_up_rounds_are_said_and_a_run_that_never_reaches_them_has_no_verdict
+    status, out = soak("--seconds", "0.6", "--interval", "0.3", "--warmup-rounds", "1000000", "--only", "test_counting")
+    assert_equal 1, status
+    assert_match(/warm-up \d+ s and 1000000 rounds, limit/, out)
+    assert_match(/no sample after the warm-up/, out)
   end
 
   def test_a_wrong_result_fails_the_soak
@@ -106,6 +114,9 @@ class SoakCLITest < Minitest::Test
   def test_bad_input_is_a_usage_error
     assert_equal 2, soak("--seconds", "0").first
     assert_equal 2, soak("--bogus").first
+    status, out = soak("--warmup-rounds", "-1")
+    assert_equal 2, status
+    assert_match(/--warmup-rounds must be 0 or more, got -1/, out)
     status, out = soak("--only", "nope")
     assert_equal 2, status
     assert_match(/unknown load :nope; the loads are procs, timeouts/, out)

@@ -24,6 +24,15 @@ class TrendTest < Minitest::Test
     assert_predicate Loom::Soak::Trend.new(samples([100, 100, 100, 150, 100]), warmup: 10, limit: 0.10), :ok?
   end
 
+  # Samples are 10 s and 1 round apart: the baseline waits for both.
+  def test_the_baseline_waits_for_the_warm_up_rounds_too
+    rss = [100, 105, 110, 120, 121, 120, 122]
+    assert_equal [:rss_kb], Loom::Soak::Trend.new(samples(rss), warmup: 10, limit: 0.10).grown
+    trend = Loom::Soak::Trend.new(samples(rss), warmup: 10, limit: 0.10, warmup_rounds: 3)
+    assert_predicate trend, :ok?
+    assert_equal 30, trend.baseline.seconds
+  end
+
   def test_a_child_left_over_a_zero_baseline_fails
     trend = Loom::Soak::Trend.new(samples([1, 1, 1, 1], children: [0, 0, 1, 1]), warmup: 0, limit: 0.10)
     assert_equal [:children], trend.grown

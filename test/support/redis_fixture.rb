@@ -99,7 +99,12 @@ module RedisFixture
     end
 
     # @return [RedisClient] a new connection for assertions
-    def client = RedisClient.config(url: url, protocol: 3).new_client
+    # (loom loads redis-client on first use; a test whose pool runs in another
+    # process has not used it in this one.)
+    def client
+      Loom::Workers::Redis::Client.load_gem
+      RedisClient.config(url: url, protocol: 3).new_client
+    end
 
     private
 

@@ -66,10 +66,13 @@ module Loom
         # @return [String] the helper's reply to round number `round`
         # @raise [LoadEnded] when the helper has ended (a Ruby crash in a ractor)
         def ask(round)
-          @requests.puts(round)
-          @replies.gets or raise LoadEnded, "the ractor helper process ended#{helper_status}"
-        rescue Errno::EPIPE
-          raise LoadEnded, "the ractor helper process ended#{helper_status}"
+          reply = begin
+            @requests.puts(round)
+            @replies.gets
+          rescue Errno::EPIPE
+            nil # it ended before our request: the same as no reply
+          end
+          reply or raise LoadEnded, "the ractor helper process ended#{helper_status}"
         end
 
         # Reaps the helper, which has closed its pipe, so is ending (waits

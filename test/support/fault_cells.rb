@@ -72,11 +72,11 @@ module FaultCells
   def within_cell(backend, fault, **options)
     log = EnsureLog.new(backend)
     before = worker_counts
-    pool = Loom::Pool.new(worker: backend, size: 2, **options, &handler(fault, log))
+    pool = Heddle::Pool.new(worker: backend, size: 2, **options, &handler(fault, log))
     yield pool, log
     assert_equal [0, 2], bounded { pool.map([0, 2]) }.value, "the pool still serves" unless pool.shutdown?
     pool.shutdown(kill: true)
-    Loom::Workers::ProcessBackend.drain_reaper
+    Heddle::Workers::ProcessBackend.drain_reaper
     assert_nothing_leaked(before)
   ensure
     pool&.shutdown(kill: true)
@@ -104,7 +104,7 @@ module FaultCells
   # items 0 and 2 have their results.
   def assert_item_error(outcome, klass)
     error = outcome.error
-    assert_kind_of Loom::Workers::Errors, error, "the map's error (#{outcome.value.inspect})"
+    assert_kind_of Heddle::Workers::Errors, error, "the map's error (#{outcome.value.inspect})"
     assert_equal [1], error.errors.keys
     assert_kind_of klass, error.errors[1]
     assert_equal [0, nil, 2], error.results

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # The workers' fault matrix: for each backend (a row) and each fault (a
-# column), the promise that backend keeps. test/loom/workers/fault_matrix_test.rb
+# column), the promise that backend keeps. test/heddle/workers/fault_matrix_test.rb
 # turns every cell into a test (FaultCells says what each promise asserts),
 # and docs/CONTRACTS.md shows the same table.
 #
@@ -31,7 +31,7 @@ module FaultMatrix
     item_timeout: "an item runs past item_timeout:",
     map_timeout: "the map runs past timeout:",
     dropped: "the pool is dropped without shutdown",
-    fork_in_run: "fork inside Loom.run, then a map in the child"
+    fork_in_run: "fork inside Heddle.run, then a map in the child"
   }.freeze
 
   # What a promise means, for docs/CONTRACTS.md; FaultCells asserts it.
@@ -50,9 +50,9 @@ module FaultMatrix
     caller_terminated_workers_killed: "as caller_terminated, but the worker processes are SIGKILLed at exit",
     result: "a result: nothing crosses a process boundary",
     unmarshalable: "UnmarshalableError for that item naming what could not cross; the other items' results",
-    item_timeout: "Loom::Workers::TimeoutError for that item; its ensure ran; the other items' results",
-    map_timeout: "Loom::Workers::TimeoutError with the results so far; the late item's ensure runs by shutdown",
-    map_timeout_workers_killed: "Loom::Workers::TimeoutError with the results so far; shutdown(kill: true) " \
+    item_timeout: "Heddle::Workers::TimeoutError for that item; its ensure ran; the other items' results",
+    map_timeout: "Heddle::Workers::TimeoutError with the results so far; the late item's ensure runs by shutdown",
+    map_timeout_workers_killed: "Heddle::Workers::TimeoutError with the results so far; shutdown(kill: true) " \
                                 "SIGKILLs the late worker (no ensure)",
     collected: "collected by GC; its finalizer stops the workers: no thread, process or descriptor left",
     works_in_child: "the child maps with a new pool of its own; the parent's loop goes on",

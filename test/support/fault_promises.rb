@@ -33,7 +33,7 @@ module FaultPromises
   def promise_worker_died(backend, fault, ensured: 1)
     within_cell(backend, fault) do |pool, log|
       outcome = bounded { pool.map(items(fault), fail_fast: false) }
-      error = assert_item_error(outcome, Loom::Workers::WorkerDiedError)
+      error = assert_item_error(outcome, Heddle::Workers::WorkerDiedError)
       assert_match DEATHS.fetch(fault), error.errors[1].message
       assert_equal ensured, log.count, "the item's ensure blocks that ran"
     end
@@ -68,7 +68,7 @@ module FaultPromises
   def promise_unmarshalable(backend, fault)
     within_cell(backend, fault) do |pool, _log|
       outcome = bounded { pool.map(items(fault), fail_fast: false) }
-      error = assert_item_error(outcome, Loom::Workers::UnmarshalableError)
+      error = assert_item_error(outcome, Heddle::Workers::UnmarshalableError)
       assert_match(/cannot be (sent|loaded)|RuntimeError: fault/, error.errors[1].message)
     end
   end
@@ -76,7 +76,7 @@ module FaultPromises
   def promise_item_timeout(backend, fault)
     within_cell(backend, fault, item_timeout: 0.3) do |pool, log|
       outcome = bounded { pool.map(items(fault), fail_fast: false) }
-      error = assert_item_error(outcome, Loom::Workers::TimeoutError)
+      error = assert_item_error(outcome, Heddle::Workers::TimeoutError)
       assert_match(/item 1 .*took longer than 0.3 s/, error.errors[1].message)
       assert_equal 1, log.count, "the item's ensure ran"
     end
@@ -85,7 +85,7 @@ module FaultPromises
   def promise_map_timeout(backend, fault, ensured: 1)
     within_cell(backend, fault) do |pool, log|
       error = bounded { pool.map(items(fault), timeout: 0.5, fail_fast: false) }.error
-      assert_kind_of Loom::Workers::TimeoutError, error
+      assert_kind_of Heddle::Workers::TimeoutError, error
       assert_equal 3, error.results.size
       assert_nil error.results[1]
       pool.shutdown(kill: true)
@@ -100,7 +100,7 @@ module FaultPromises
     before = worker_counts
     Thread.new do # a thread of its own: no stale stack slot keeps the pool
       3.times do
-        pool = Loom::Pool.new(worker: backend, size: 2) { |x| x }
+        pool = Heddle::Pool.new(worker: backend, size: 2) { |x| x }
         assert_equal [1, 2], pool.map([1, 2])
       end
     end.join

@@ -3,7 +3,7 @@
 require "rbconfig"
 require "tempfile"
 
-# Runs Ruby code in a fresh `ruby` (this Ruby, loom's lib on the load path).
+# Runs Ruby code in a fresh `ruby` (this Ruby, heddle's lib on the load path).
 # Ractor cases run there: Ruby 3.1's ractors can crash the VM, and a process
 # forked from one that has run ractors cannot start them reliably (other
 # tests start ractors), so a crash or a hang fails the case, not the run.

@@ -5,7 +5,7 @@ require "tmpdir"
 require "fileutils"
 require "rbconfig"
 
-# Real redis-server and `loom worker` processes for the Redis backend's
+# Real redis-server and `heddle worker` processes for the Redis backend's
 # tests: a server on 127.0.0.1 on a free port with a temporary directory,
 # workers as child processes logging to files. Everything started is stopped
 # (at the latest at exit).
@@ -56,7 +56,7 @@ module RedisFixture
     # @param aof [Boolean] append-only file on (for restarts that keep the data)
     def initialize(aof: false)
       @aof = aof
-      @dir = Dir.mktmpdir("loom-redis")
+      @dir = Dir.mktmpdir("heddle-redis")
       @port = free_port
       RedisFixture.started << self
     end
@@ -99,10 +99,10 @@ module RedisFixture
     end
 
     # @return [RedisClient] a new connection for assertions
-    # (loom loads redis-client on first use; a test whose pool runs in another
+    # (heddle loads redis-client on first use; a test whose pool runs in another
     # process has not used it in this one.)
     def client
-      Loom::Workers::Redis::Client.load_gem
+      Heddle::Workers::Redis::Client.load_gem
       RedisClient.config(url: url, protocol: 3).new_client
     end
 
@@ -125,7 +125,7 @@ module RedisFixture
     end
   end
 
-  # One `loom worker` process.
+  # One `heddle worker` process.
   class Worker
     attr_reader :pid, :log
 
@@ -137,7 +137,7 @@ module RedisFixture
 
       @server = server
       @log = File.join(server.dir, "worker-#{object_id}.log")
-      command = [RbConfig.ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "loom"), "worker",
+      command = [RbConfig.ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "heddle"), "worker",
                  "--redis", server.url, *requires.flat_map { |f| ["--require", f] }, *args]
       @pid = Process.spawn(*command, %i[out err] => @log, chdir: ROOT)
       RedisFixture.started << self
@@ -209,9 +209,9 @@ module RedisFixture
       super
     end
 
-    # @return [Loom::Pool] on the shared server unless server: is given
+    # @return [Heddle::Pool] on the shared server unless server: is given
     def redis_pool(handler, server: RedisFixture.shared, **options)
-      pool = Loom::Pool.new(worker: :redis, handler: handler, url: server.url, visibility_timeout: 1, ttl: 5,
+      pool = Heddle::Pool.new(worker: :redis, handler: handler, url: server.url, visibility_timeout: 1, ttl: 5,
                             reconnect_timeout: 5, **options)
       @pools << pool
       pool

@@ -2,6 +2,6 @@
 
 # A second handler file: workers started with it alone know none of
 # redis_handlers.rb (pools of different handlers, workers without a handler).
-require "loom"
+require "heddle"
 
-Loom.handler(:"other.pid") { |n| [n, Process.pid] }
+Heddle.handler(:"other.pid") { |n| [n, Process.pid] }

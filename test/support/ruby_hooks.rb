@@ -12,7 +12,7 @@ module RubyHooks
 
   def self.probe_io_select
     called = false
-    recorder = Class.new(Loom::Scheduler) do
+    recorder = Class.new(Heddle::Scheduler) do
       define_method(:io_select) do |*arguments|
         called = true
         super(*arguments)

@@ -1,18 +1,18 @@
 # frozen_string_literal: true
 
-require "loom/check"
+require "heddle/check"
 
 # The Shrinking Challenge (github.com/jlink/shrinking-challenge,
-# challenges/*.md) written with Loom::Check's public API: 13 rows, each a
+# challenges/*.md) written with Heddle::Check's public API: 13 rows, each a
 # property that fails, the counterexample the challenge calls minimal, and
 # a test of a counterexample against it. Used by
-# test/loom/check/shrinking_challenge_test.rb and by
+# test/heddle/check/shrinking_challenge_test.rb and by
 # bench/scripts/check/shrinking_challenge.rb (which also runs the pbt ports).
 #
 # Each property counts its evaluations in a one-element Array so that a
 # runner can report evaluations per shrink (inline checks only).
 module ShrinkingChallenges
-  C = Loom::Check
+  C = Heddle::Check
 
   # name, the minimum as the challenge writes it, a builder
   # ->(calls) { Property } and a test ->(counterexample) { Boolean }.

@@ -19,14 +19,14 @@ class SpawnedCaller
   SCRIPT = <<~'RUBY'
     backend, fault = ARGV.map(&:to_sym)
     notes = Thread::Queue.new
-    # Registered before loom's own at_exit (which stops the pools), so it runs after it.
+    # Registered before heddle's own at_exit (which stops the pools), so it runs after it.
     at_exit { (notes.pop && $stdout.puts("ensure")) until notes.empty? }
-    require "loom"
+    require "heddle"
     $stdout.sync = true
     started = Thread::Queue.new
     Thread.new { started.pop && $stdout.puts("started") } # no IO on the pool's fibers
     in_child = backend == :process
-    pool = Loom::Pool.new(worker: backend, size: 2) do |x|
+    pool = Heddle::Pool.new(worker: backend, size: 2) do |x|
       next x unless x == 1
 
       begin

@@ -1,24 +1,24 @@
-# A/B: cpu_bound, loom inline vs pbt none vs bare loop, interleaved in random order, one process.
-require "loom"
-require "loom/check"
-require "loom/bench"
+# A/B: cpu_bound, heddle inline vs pbt none vs bare loop, interleaved in random order, one process.
+require "heddle"
+require "heddle/check"
+require "heddle/bench"
 require "pbt"
-load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
-S = Loom::Bench::ChecksSuite
+load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+S = Heddle::Bench::ChecksSuite
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
 V = {
-  "loom" => -> {
-    prop = Loom::Check.property(Loom::Check.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
-    Loom::Check.assert(prop, worker: :inline, runs: 100)
+  "heddle" => -> {
+    prop = Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) }
+    Heddle::Check.assert(prop, worker: :inline, runs: 100)
   },
   "pbt" => -> {
     Pbt.assert(worker: :none, num_runs: 100) do
-      Pbt.property(Pbt.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
+      Pbt.property(Pbt.constant([9, 4, 0])) { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) }
     end
   },
   "bare" => -> {
-    pr = proc { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
+    pr = proc { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) }
     a = [9, 4, 0]
     100.times { pr.call(a) }
   }

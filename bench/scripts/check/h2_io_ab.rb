@@ -1,29 +1,29 @@
-# io_bound: loom inline vs pbt none, harness-like (GC.start before each), faults, GCs, malloc limit.
-require "loom"
-require "loom/check"
-require "loom/bench"
+# io_bound: heddle inline vs pbt none, harness-like (GC.start before each), faults, GCs, malloc limit.
+require "heddle"
+require "heddle/check"
+require "heddle/bench"
 require "pbt"
-load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
-S = Loom::Bench::ChecksSuite
+load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+S = Heddle::Bench::ChecksSuite
 S.write_text
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def faults = File.read("/proc/self/stat").split[9].to_i
 V = {
-  "loom" => -> {
-    prop = Loom::Check.property(Loom::Check.ascii_string) { |str| Loom::Bench::ChecksSuite.io_bound(str) }
-    Loom::Check.assert(prop, worker: :inline, seed: S::SEED)
+  "heddle" => -> {
+    prop = Heddle::Check.property(Heddle::Check.ascii_string) { |str| Heddle::Bench::ChecksSuite.io_bound(str) }
+    Heddle::Check.assert(prop, worker: :inline, seed: S::SEED)
   },
   "pbt" => -> {
     Pbt.assert(worker: :none, seed: S::SEED, num_runs: 100) do
-      Pbt.property(Pbt.ascii_string) { |str| Loom::Bench::ChecksSuite.io_bound(str) }
+      Pbt.property(Pbt.ascii_string) { |str| Heddle::Bench::ChecksSuite.io_bound(str) }
     end
   },
   "cpu" => -> {
-    prop = Loom::Check.property(Loom::Check.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
-    Loom::Check.assert(prop, worker: :inline, runs: 10)
+    prop = Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) }
+    Heddle::Check.assert(prop, worker: :inline, runs: 10)
   }
 }
-names = (ENV["VARIANTS"] || "loom,pbt").split(",")
+names = (ENV["VARIANTS"] || "heddle,pbt").split(",")
 trials = Integer(ARGV[0] || 10)
 (names * trials).shuffle(random: Random.new(Integer(ENV["SEED"] || 1))).each do |n|
   GC.start

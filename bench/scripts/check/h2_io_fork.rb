@@ -1,31 +1,31 @@
 # io_bound rows, harness-like: each trial = (optional untimed warm check) + GC.start + timed check.
 # MODE=shared: all trials in this process (rows interleaved, as the suite's shared children);
 # MODE=fork: each trial in a process forked from this one (which ran nothing), as isolate: :trial.
-require "loom"
-require "loom/check"
-require "loom/bench"
+require "heddle"
+require "heddle/check"
+require "heddle/bench"
 require "pbt"
-load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
+load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
 Warning[:experimental] = false
-S = Loom::Bench::ChecksSuite
+S = Heddle::Bench::ChecksSuite
 S.write_text
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def faults = File.read("/proc/self/stat").split[9].to_i
-io_loom = ->(w) {
-  prop = Loom::Check.property(Loom::Check.ascii_string) { |str| Loom::Bench::ChecksSuite.io_bound(str) }
-  Loom::Check.assert(prop, worker: w, seed: S::SEED)
+io_heddle = ->(w) {
+  prop = Heddle::Check.property(Heddle::Check.ascii_string) { |str| Heddle::Bench::ChecksSuite.io_bound(str) }
+  Heddle::Check.assert(prop, worker: w, seed: S::SEED)
 }
 io_pbt = ->(w) {
   Pbt.assert(worker: w, seed: S::SEED, num_runs: 100) do
-    Pbt.property(Pbt.ascii_string) { |str| Loom::Bench::ChecksSuite.io_bound(str) }
+    Pbt.property(Pbt.ascii_string) { |str| Heddle::Bench::ChecksSuite.io_bound(str) }
   end
 }
 V = {
-  "loom inline" => -> { io_loom.(:inline) }, "loom ractor" => -> { io_loom.(:ractor) },
-  "loom fiber" => -> { io_loom.(:fiber) }, "loom thread" => -> { io_loom.(:thread) }, "loom process" => -> { io_loom.(:process) },
+  "heddle inline" => -> { io_heddle.(:inline) }, "heddle ractor" => -> { io_heddle.(:ractor) },
+  "heddle fiber" => -> { io_heddle.(:fiber) }, "heddle thread" => -> { io_heddle.(:thread) }, "heddle process" => -> { io_heddle.(:process) },
   "pbt none" => -> { io_pbt.(:none) }, "pbt ractor" => -> { io_pbt.(:ractor) }
 }
-names = (ENV["VARIANTS"] || "loom inline,pbt none,loom ractor,pbt ractor").split(",")
+names = (ENV["VARIANTS"] || "heddle inline,pbt none,heddle ractor,pbt ractor").split(",")
 mode = ENV["MODE"] || "fork"
 trials = Integer(ARGV[0] || 7)
 warm = {}

@@ -1,16 +1,16 @@
-require "loom"; require "loom/check"; require "loom/bench"
-load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
+require "heddle"; require "heddle/check"; require "heddle/bench"
+load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
 Warning[:experimental] = false
-S = Loom::Bench::ChecksSuite
+S = Heddle::Bench::ChecksSuite
 errs = Hash.new(0); n = Integer(ARGV[0] || 100)
 n.times do
   pid = fork do
     GC.start; S.release_free_memory
-    prop = Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) }
+    prop = Heddle::Check.property(Heddle::Check.integer) { |x| Heddle::Bench::ChecksSuite.failure(x) }
     begin
-      Loom::Check.assert(prop, worker: :ractor, seed: S::SEED)
+      Heddle::Check.assert(prop, worker: :ractor, seed: S::SEED)
       exit!(3)
-    rescue Loom::Check::Failure => e
+    rescue Heddle::Check::Failure => e
       exit!(e.result.counterexample == 101 ? 0 : 4)
     rescue TypeError => e
       $stderr.puts e.message; exit!(5)

@@ -1,16 +1,16 @@
 # frozen_string_literal: true
 
-module Loom
+module Heddle
   module Check
     module Runners
       # The runner worker: :ractor used until 2026-11-23, kept here as the
-      # baseline of the A/B scripts (window_ab.rb); loom now runs
+      # baseline of the A/B scripts (window_ab.rb); heddle now runs
       # Ractors. Each chunk of cases runs in a ractor of its own, as
       # Pbt's ractor worker runs each value in one, with IN_FLIGHT ractors per
       # worker alive at a time; the driver takes whichever ractor ends first
       # (Ractor.select) and starts the next.
       #
-      # Why not a Loom::Pool of ractors: a pooled chunk crosses four threads
+      # Why not a Heddle::Pool of ractors: a pooled chunk crosses four threads
       # of the main ractor (driver, lane, collector, lane again) and every
       # crossing wakes a thread, which on a loaded machine waits for a core;
       # and the pool's start and shutdown (lane threads, the collector, the
@@ -42,7 +42,7 @@ module Loom
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
         # @param _deadline [Float, nil] ignored (Ractor.select cannot time out)
         # @return [(Integer, Exception), nil] the lowest-index failure
-        # @raise [Loom::Workers::UnmarshalableError] when a value cannot be copied into a ractor
+        # @raise [Heddle::Workers::UnmarshalableError] when a value cannot be copied into a ractor
         # @raise [HarnessError] when a ractor ends by an error of its own (not the property's)
         def first_failure(cases, _deadline)
           window = Window.new
@@ -82,9 +82,9 @@ module Loom
           Ractors.warn_once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(@handler, chunk, name: "loom-check") { |handler, batch| handler.call([0, batch]) }
+          Ractor.new(@handler, chunk, name: "heddle-check") { |handler, batch| handler.call([0, batch]) }
         rescue TypeError, Ractor::Error => e
-          raise Loom::Workers::UnmarshalableError.new("a value of the runs at indices #{chunk.first[0]}.." \
+          raise Heddle::Workers::UnmarshalableError.new("a value of the runs at indices #{chunk.first[0]}.." \
                                                       "#{chunk.last[0]} cannot be copied into a ractor: " \
                                                       "#{e.message}; generate plain data or use worker: :process",
                                                       item: chunk.first[1], index: chunk.first[0])

@@ -1,23 +1,23 @@
-# Where the gap between loom's cpu_bound ractor check and bare ractors goes: the
-# same 100 × tarai(9, 4, 0) as the loom check on :inline, :ractor (loom_ractor;
-# loom_ractor4 with 4 workers; loom_chunks with RactorChunks, the runner before
+# Where the gap between heddle's cpu_bound ractor check and bare ractors goes: the
+# same 100 × tarai(9, 4, 0) as the heddle check on :inline, :ractor (heddle_ractor;
+# heddle_ractor4 with 4 workers; heddle_chunks with RactorChunks, the runner before
 # Ractors), 2 bare ractors of 50 (bare2), bare ractors of 2 runs with 4 alive
-# (loom's old chunking without loom), the main ractor running 50 while one ractor
+# (heddle's old chunking without heddle), the main ractor running 50 while one ractor
 # runs 50, and the main ractor and one ractor pulling 2-run chunks from a dispatcher
 # ractor. Variants interleaved in random order; wall and process CPU (all threads),
 # median [min–max]. docs/check.md, "A ractor per worker", has the figures.
 # usage: bundle exec ruby -Ilib bench/scripts/check/ractor_gap.rb [trials] [variant,...]
-require "loom"
-require "loom/check"
+require "heddle"
+require "heddle/check"
 Warning[:experimental] = false
 module T; def self.tarai(x, y, z) = x <= y ? y : tarai(tarai(x - 1, y, z), tarai(y - 1, z, x), tarai(z - 1, x, y)); end
-# loom_chunks: the runner before Ractors, a ractor per chunk of 2 ms of runs.
-Loom::Check::Runners.singleton_class.prepend(Module.new do
+# heddle_chunks: the runner before Ractors, a ractor per chunk of 2 ms of runs.
+Heddle::Check::Runners.singleton_class.prepend(Module.new do
   def for(property, options)
-    $chunks && options.worker == :ractor ? Loom::Check::Runners::RactorChunks.new(property, size: options.size) : super
+    $chunks && options.worker == :ractor ? Heddle::Check::Runners::RactorChunks.new(property, size: options.size) : super
   end
 end)
-PROP = Loom::Check.property(Loom::Check.constant([9, 4, 0])) { |x, y, z| T.tarai(x, y, z) }
+PROP = Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| T.tarai(x, y, z) }
 def run_in(n) = n.times { T.tarai(9, 4, 0) }
 def ractor(n) = Ractor.new(n) { |m| m.times { T.tarai(9, 4, 0) } && :ok }
 
@@ -56,12 +56,12 @@ def dispatched(total, per)
 end
 
 VARIANTS = {
-  inline: -> { Loom::Check.assert(PROP, worker: :inline, runs: 100) },
-  loom_ractor: -> { Loom::Check.assert(PROP, worker: :ractor, runs: 100) },
-  loom_ractor4: -> { Loom::Check.assert(PROP, worker: :ractor, size: 4, runs: 100) },
-  loom_chunks: lambda do
+  inline: -> { Heddle::Check.assert(PROP, worker: :inline, runs: 100) },
+  heddle_ractor: -> { Heddle::Check.assert(PROP, worker: :ractor, runs: 100) },
+  heddle_ractor4: -> { Heddle::Check.assert(PROP, worker: :ractor, size: 4, runs: 100) },
+  heddle_chunks: lambda do
     $chunks = true
-    Loom::Check.assert(PROP, worker: :ractor, runs: 100)
+    Heddle::Check.assert(PROP, worker: :ractor, runs: 100)
   ensure
     $chunks = false
   end,

@@ -1,35 +1,35 @@
-# Where a pooled ractor check (a Loom::Pool of 2 ractors, the runner worker: :ractor used before RactorChunks)
+# Where a pooled ractor check (a Heddle::Pool of 2 ractors, the runner worker: :ractor used before RactorChunks)
 # spends its time on cpu_bound (tarai(9, 4, 0), 100 runs): starting the runner (the pool), the runs, and
 # closing it (the pool's shutdown). Checks in one process after a warm-up, median [min–max].
 # usage: bundle exec ruby -Ilib bench/scripts/check/ractor_phases.rb [trials]
-require "loom"
-require "loom/check"
-require "loom/bench"
-load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
+require "heddle"
+require "heddle/check"
+require "heddle/bench"
+load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 Warning[:experimental] = false
 $marks = []
-Loom::Check::Runners.singleton_class.prepend(Module.new do
+Heddle::Check::Runners.singleton_class.prepend(Module.new do
   def for(property, options)
     return super unless options.worker == :ractor
 
-    Loom::Check::Runners::Pool.new(property, worker: :ractor, size: options.size)
+    Heddle::Check::Runners::Pool.new(property, worker: :ractor, size: options.size)
   end
 end)
-Loom::Check::Runners::Pool.prepend(Module.new do
+Heddle::Check::Runners::Pool.prepend(Module.new do
   def initialize(*args, **options) = super.tap { $marks << [:start, now] }
   def first_failure(*args) = super.tap { $marks << [:runs, now] }
   def close(**options) = super.tap { $marks << [:close, now] }
 end)
 prop = lambda do
-  Loom::Check.property(Loom::Check.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
+  Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) }
 end
-2.times { Loom::Check.assert(prop.call, worker: :ractor, size: 2) }
+2.times { Heddle::Check.assert(prop.call, worker: :ractor, size: 2) }
 phases = Hash.new { |h, k| h[k] = [] }
 (ARGV[0] || 9).to_i.times do
   $marks.clear
   t = now
-  Loom::Check.assert(prop.call, worker: :ractor, size: 2)
+  Heddle::Check.assert(prop.call, worker: :ractor, size: 2)
   phases[:check] << (now - t) * 1e3
   started = $marks.assoc(:start)[1]
   ran = $marks.select { |name, _| name == :runs }.last[1]

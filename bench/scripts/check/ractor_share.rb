@@ -1,17 +1,17 @@
 # The same CPU-bound work (100 x tarai(9, 4, 0)) split over N ractors started at once, no driver involved:
 # how wall time depends on the number of runnable ractors when the machine is loaded (Pbt's ractor worker
-# starts 100, one per run; loom's check runner keeps 2 per worker alive). Random order, 7 trials per N.
+# starts 100, one per run; heddle's check runner keeps 2 per worker alive). Random order, 7 trials per N.
 # usage: bundle exec ruby -Ilib bench/scripts/check/ractor_share.rb
-require "loom"
-require "loom/check"
-require "loom/bench"
-load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
+require "heddle"
+require "heddle/check"
+require "heddle/bench"
+load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 Warning[:experimental] = false
 def go(count)
   per = 100 / count
   t = now
-  ractors = Array.new(count) { Ractor.new(per) { |k| k.times { Loom::Bench::ChecksSuite.tarai(9, 4, 0) } } }
+  ractors = Array.new(count) { Ractor.new(per) { |k| k.times { Heddle::Bench::ChecksSuite.tarai(9, 4, 0) } } }
   ractors.each(&:take)
   ((now - t) * 1e3).round
 end

@@ -3,12 +3,12 @@
 # its tail (from its last chunk's end to the check's end). Each chunk's handler is wrapped
 # to report when it ran; the driver is Ractors' own, with the timing kept aside.
 # usage: bundle exec ruby -Ilib bench/scripts/check/ractor_timeline.rb [checks]
-require "loom"
-require "loom/check"
+require "heddle"
+require "heddle/check"
 Warning[:experimental] = false
 module T; def self.tarai(x, y, z) = x <= y ? y : tarai(tarai(x - 1, y, z), tarai(y - 1, z, x), tarai(z - 1, x, y)); end
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-R = Loom::Check::Runners
+R = Heddle::Check::Runners
 $log = []
 # The handler's [failure, per_run] plus [started, ended, ractor] of the chunk.
 module Timed
@@ -46,13 +46,13 @@ R::Ractors.prepend(Module.new do
     end
   end
 end)
-PROP = Loom::Check.property(Loom::Check.constant([9, 4, 0])) { |x, y, z| T.tarai(x, y, z) }
-Loom::Check.assert(PROP, worker: :ractor, runs: 100)
+PROP = Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| T.tarai(x, y, z) }
+Heddle::Check.assert(PROP, worker: :ractor, runs: 100)
 (ARGV[0] || 7).to_i.times do
   $log.clear
   GC.start
   t0 = now
-  Loom::Check.assert(PROP, worker: :ractor, runs: 100)
+  Heddle::Check.assert(PROP, worker: :ractor, runs: 100)
   t1 = now
   idle = Hash.new(0.0)
   last = {}

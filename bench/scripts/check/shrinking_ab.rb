@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Shrinking Challenge rows on two loom trees, interleaved: each trial runs
+# Shrinking Challenge rows on two heddle trees, interleaved: each trial runs
 # the rows (seeds 1..100, inline, 100 runs) in a fresh process per tree, the
 # trees in random order, and records the median wall and CPU time per check
 # and the median evaluations per shrink. Prints median [min-max] over the
@@ -8,7 +8,7 @@
 #
 #   bundle exec ruby bench/scripts/check/shrinking_ab.rb OLD_LIB [NEW_LIB] [--trials 7] [--rows reverse,distinct]
 #
-# (make OLD_LIB with `git worktree add /tmp/loom-old <commit>`; NEW_LIB
+# (make OLD_LIB with `git worktree add /tmp/heddle-old <commit>`; NEW_LIB
 # defaults to this tree's lib.) The rows are this tree's
 # test/support/shrinking_challenges.rb, run on either lib.
 require "json"
@@ -27,7 +27,7 @@ new_lib = File.expand_path(ARGV.fetch(1, File.join(root, "lib")))
 
 child = <<~RUBY
   require "json"
-  require "loom/check"
+  require "heddle/check"
   require #{File.join(root, 'test/support/shrinking_challenges').inspect}
   out = ShrinkingChallenges.rows.select { |r| #{options[:rows].inspect}.include?(r.name) }.to_h do |row|
     runs = (1..100).map { |seed| ShrinkingChallenges.run(row, seed) }.select { |o| o[:found] }

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The Shrinking Challenge (github.com/jlink/shrinking-challenge) on loom and
+# The Shrinking Challenge (github.com/jlink/shrinking-challenge) on heddle and
 # on pbt 0.7.0: for each row and each seed, one check at the library's
 # defaults (100 runs), inline; the share of seeds that end on the
 # challenge's minimum, and per shrink the steps and the property
@@ -8,14 +8,14 @@
 #
 #   bundle exec ruby -Ilib -Itest bench/scripts/check/shrinking_challenge.rb [--seeds 100] [--rows a,b] [--no-pbt]
 #
-# The loom rows are test/support/shrinking_challenges.rb (the test's), then
+# The heddle rows are test/support/shrinking_challenges.rb (the test's), then
 # two variants the test does not assert (bound5 and binheap with jqwik's
-# generators). An older loom (before `lazy`) runs calculator and binheap
-# unrolled to depth 6: `-I /tmp/loom-old/lib` with that tree's checkout.
+# generators). An older heddle (before `lazy`) runs calculator and binheap
+# unrolled to depth 6: `-I /tmp/heddle-old/lib` with that tree's checkout.
 # pbt 0.7.0 has no bind, no one_of over arbitraries and no recursion, so
 # calculator, lengthlist and binheap have no pbt port.
 require "optparse"
-require "loom/check"
+require "heddle/check"
 require_relative "../../../test/support/shrinking_challenges"
 
 options = { seeds: 100, rows: nil, pbt: true }
@@ -121,10 +121,10 @@ end
 
 header = "| row | found | minimal | shrink steps | evaluations per shrink | ms per check (wall) | CPU ms | misses (first 2) |"
 puts "Ruby #{RUBY_VERSION}#{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? ' --yjit' : ''}, " \
-     "seeds 1..#{options[:seeds]}, loom at #{`git rev-parse --short HEAD`.strip}"
+     "seeds 1..#{options[:seeds]}, heddle at #{`git rev-parse --short HEAD`.strip}"
 rows = ShrinkingChallenges.rows + ShrinkingChallenges.variants
 rows = rows.select { |r| options[:rows].include?(r.name) } if options[:rows]
-puts "\nloom", header, "|---|---|---|---|---|---|---|---|"
+puts "\nheddle", header, "|---|---|---|---|---|---|---|---|"
 rows.each do |row|
   puts summarize(row.name, (1..options[:seeds]).map { |seed| ShrinkingChallenges.run(row, seed) })
   $stdout.flush

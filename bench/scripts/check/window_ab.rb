@@ -1,6 +1,6 @@
-# In-process A/B of the check runner's dispatch, with pbt 0.7's ractor worker and loom inline, interleaved in
-# random order: "old" (a Loom::Pool, probe, then equal chunks awaited in index order: the code before the
-# Window), "pool" (a Loom::Pool with the Window: chunks taken back as they finish, shrinking chunks) and
+# In-process A/B of the check runner's dispatch, with pbt 0.7's ractor worker and heddle inline, interleaved in
+# random order: "old" (a Heddle::Pool, probe, then equal chunks awaited in index order: the code before the
+# Window), "pool" (a Heddle::Pool with the Window: chunks taken back as they finish, shrinking chunks) and
 # "chunks" (what worker: :ractor now runs, RactorChunks: a ractor per chunk of MIN_CHUNK_SECONDS of runs, taken
 # back as they finish), "spread" (RactorChunks with the pool runner's shrinking shares, its first version) and
 # "wide" (RactorChunks with 4 ractors alive per worker instead of 2). Only "chunks" is shipped.
@@ -8,13 +8,13 @@
 # One of the `checks` suite's cases (CASE=cpu_bound, the default; simple, io_bound, failure_simple), 2 workers
 # (WORKER=ractor, the default, or process). Wall and CPU (this process only), minor page faults and GCs per check.
 # usage: bundle exec ruby -Ilib bench/scripts/check/window_ab.rb [trials]
-require "loom"
-require "loom/check"
-require "loom/bench"
+require "heddle"
+require "heddle/check"
+require "heddle/bench"
 require "pbt"
 require_relative "ractor_chunks" # the ractor-per-chunk runner these variants derive from
-load File.expand_path("../../../lib/loom/bench/suites/checks.rb", __dir__)
-S = Loom::Bench::ChecksSuite
+load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+S = Heddle::Bench::ChecksSuite
 S.write_text
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
@@ -22,7 +22,7 @@ def faults = File.read("/proc/self/stat").split[9].to_i # minor page faults of t
 Warning[:experimental] = false
 
 # The runner before this change, rebuilt as a subclass.
-class OldPool < Loom::Check::Runners::Pool
+class OldPool < Heddle::Check::Runners::Pool
   def first_failure(cases, deadline)
     unless @probed || cases.size <= PROBE
       @probed = true
@@ -57,7 +57,7 @@ class OldPool < Loom::Check::Runners::Pool
 end
 # RactorChunks with 4 ractors alive per worker instead of 2 (IN_FLIGHT): more runnable threads, a larger share
 # of a loaded machine's CPU (Pbt starts all 100 at once).
-class WideChunks < Loom::Check::Runners::RactorChunks
+class WideChunks < Heddle::Check::Runners::RactorChunks
   def initialize(...)
     super
     @limit = @size * 4
@@ -65,17 +65,17 @@ class WideChunks < Loom::Check::Runners::RactorChunks
 end
 # RactorChunks cutting chunks as the pool runner does (a share of what is left, SPREAD per worker), as it did
 # in its first version, instead of MIN_CHUNK_SECONDS of runs each.
-class SpreadChunks < Loom::Check::Runners::RactorChunks
+class SpreadChunks < Heddle::Check::Runners::RactorChunks
   private
 
   def share_of(left) = (left.to_f / (@size * SPREAD)).ceil
 end
 $variant = :chunks
-Loom::Check::Runners.singleton_class.prepend(Module.new do
+Heddle::Check::Runners.singleton_class.prepend(Module.new do
   def for(property, options)
     return super unless %i[ractor process].include?(options.worker)
     return OldPool.new(property, worker: options.worker, size: options.size) if $variant == :old
-    return Loom::Check::Runners::Pool.new(property, worker: options.worker, size: options.size) if $variant == :pool
+    return Heddle::Check::Runners::Pool.new(property, worker: options.worker, size: options.size) if $variant == :pool
     return WideChunks.new(property, size: options.size) if $variant == :wide && options.worker == :ractor
     return SpreadChunks.new(property, size: options.size) if $variant == :spread && options.worker == :ractor
 
@@ -85,31 +85,31 @@ end)
 
 kase = ENV.fetch("CASE", "cpu_bound")
 worker = ENV.fetch("WORKER", "ractor").to_sym
-LOOM_PROPS = {
-  "simple" => -> { Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.simple(x) } },
+HEDDLE_PROPS = {
+  "simple" => -> { Heddle::Check.property(Heddle::Check.integer) { |x| Heddle::Bench::ChecksSuite.simple(x) } },
   "cpu_bound" => lambda {
-    Loom::Check.property(Loom::Check.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) }
+    Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) }
   },
-  "io_bound" => -> { Loom::Check.property(Loom::Check.ascii_string) { |s| Loom::Bench::ChecksSuite.io_bound(s) } },
-  "failure_simple" => -> { Loom::Check.property(Loom::Check.integer) { |x| Loom::Bench::ChecksSuite.failure(x) } }
+  "io_bound" => -> { Heddle::Check.property(Heddle::Check.ascii_string) { |s| Heddle::Bench::ChecksSuite.io_bound(s) } },
+  "failure_simple" => -> { Heddle::Check.property(Heddle::Check.integer) { |x| Heddle::Bench::ChecksSuite.failure(x) } }
 }.freeze
 PBT_PROPS = {
-  "simple" => -> { Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.simple(x) } },
-  "cpu_bound" => -> { Pbt.property(Pbt.constant([9, 4, 0])) { |x, y, z| Loom::Bench::ChecksSuite.tarai(x, y, z) } },
-  "io_bound" => -> { Pbt.property(Pbt.ascii_string) { |s| Loom::Bench::ChecksSuite.io_bound(s) } },
-  "failure_simple" => -> { Pbt.property(Pbt.integer) { |x| Loom::Bench::ChecksSuite.failure(x) } }
+  "simple" => -> { Pbt.property(Pbt.integer) { |x| Heddle::Bench::ChecksSuite.simple(x) } },
+  "cpu_bound" => -> { Pbt.property(Pbt.constant([9, 4, 0])) { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) } },
+  "io_bound" => -> { Pbt.property(Pbt.ascii_string) { |s| Heddle::Bench::ChecksSuite.io_bound(s) } },
+  "failure_simple" => -> { Pbt.property(Pbt.integer) { |x| Heddle::Bench::ChecksSuite.failure(x) } }
 }.freeze
-loom_check = lambda do |on|
-  Loom::Check.assert(LOOM_PROPS.fetch(kase).call, worker: on, seed: S::SEED)
-rescue Loom::Check::Failure => e
+heddle_check = lambda do |on|
+  Heddle::Check.assert(HEDDLE_PROPS.fetch(kase).call, worker: on, seed: S::SEED)
+rescue Heddle::Check::Failure => e
   raise unless kase == "failure_simple" && e.result.counterexample == 101
 end
 RUNS = {
-  old: -> { $variant = :old; loom_check.call(worker) },
-  pool: -> { $variant = :pool; loom_check.call(worker) },
+  old: -> { $variant = :old; heddle_check.call(worker) },
+  pool: -> { $variant = :pool; heddle_check.call(worker) },
   chunks: -> { # RactorChunks with chunks of MIN_CHUNK_SECONDS after the probe (no SPREAD): many short-lived ractors,
 # as Pbt's one ractor per run; FINE_LIVE ractors alive per worker (default 2).
-class FineChunks < Loom::Check::Runners::RactorChunks
+class FineChunks < Heddle::Check::Runners::RactorChunks
   def initialize(...)
     super
     @limit = @size * Integer(ENV.fetch("FINE_LIVE", "2"))
@@ -124,10 +124,10 @@ class FineChunks < Loom::Check::Runners::RactorChunks
     [(MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil, left].min
   end
 end
-$variant = :chunks; loom_check.call(worker) },
-  wide: -> { $variant = :wide; loom_check.call(worker) },
-  spread: -> { $variant = :spread; loom_check.call(worker) },
-  inline: -> { loom_check.call(:inline) },
+$variant = :chunks; heddle_check.call(worker) },
+  wide: -> { $variant = :wide; heddle_check.call(worker) },
+  spread: -> { $variant = :spread; heddle_check.call(worker) },
+  inline: -> { heddle_check.call(:inline) },
   pbt: lambda do
     Pbt.assert(worker: :ractor, seed: S::SEED, num_runs: 100) { PBT_PROPS.fetch(kase).call }
   rescue Pbt::PropertyFailure
@@ -147,7 +147,7 @@ trials.times do
     g = GC.count
     RUNS[n].call
     res[n] << [(now - t) * 1e3, (cpu - c) * 1e3, faults - f, GC.count - g]
-    Loom::Workers::ProcessBackend.drain_reaper if worker == :process
+    Heddle::Workers::ProcessBackend.drain_reaper if worker == :process
   end
 end
 med = ->(v) { s = v.sort; format("%.1f [%.1f–%.1f]", s[s.size / 2], s.first, s.last) }

@@ -1,13 +1,13 @@
-# usage: bundle exec ruby bench/scripts/core/core_bench.rb loom|concurrently
+# usage: bundle exec ruby bench/scripts/core/core_bench.rb heddle|concurrently
 lib = ARGV[0]
-if lib == "loom"
+if lib == "heddle"
   $LOAD_PATH.unshift ENV["LIB"] || ENV["LIB"] || File.expand_path("../../../lib", __dir__)
-  require "loom/procs"
-  def cproc(&b) = Loom.concurrent_proc(&b)
-  def wait(s) = Loom.wait(s)
+  require "heddle/procs"
+  def cproc(&b) = Heddle.concurrent_proc(&b)
+  def wait(s) = Heddle.wait(s)
   class IO
-    def await_readable = Loom.await_readable(self)
-    def await_writable = Loom.await_writable(self)
+    def await_readable = Heddle.await_readable(self)
+    def await_writable = Heddle.await_writable(self)
   end
 else
   require "concurrently"

@@ -6,7 +6,7 @@
 # this VM). Usage (without Bundler, so only one lib loads):
 #   ruby bench/scripts/core/faults_per_op.rb [LIB_DIR]
 $LOAD_PATH.unshift(File.expand_path(ARGV[0] || "../../../lib", __dir__))
-require "loom"
+require "heddle"
 require "objspace"
 
 def minflt = File.read("/proc/self/stat").split[9].to_i
@@ -24,15 +24,15 @@ def faults(name)
   GC.enable
 end
 
-quick = Loom.concurrent_proc {}
-waiting = Loom.concurrent_proc { Loom.wait 0 }
+quick = Heddle.concurrent_proc {}
+waiting = Heddle.concurrent_proc { Heddle.wait 0 }
 batch = Array.new(100)
 faults("call") { batch.each { quick.call } }
-faults("call_detached+wait0") { batch.each { quick.call_detached } && Loom.wait(0) }
-faults("call_and_forget+wait0") { batch.each { quick.call_and_forget } && Loom.wait(0) }
+faults("call_detached+wait0") { batch.each { quick.call_detached } && Heddle.wait(0) }
+faults("call_and_forget+wait0") { batch.each { quick.call_and_forget } && Heddle.wait(0) }
 faults("waiting call_detached") { batch.map { waiting.call_detached }.each(&:await_result) }
 faults("waiting call_nonblock") { batch.map { waiting.call_nonblock }.each(&:await_result) }
-faults("waiting call_and_forget") { batch.each { waiting.call_and_forget } && Loom.wait(0) }
-evaluation = Loom.concurrently { 1 }
+faults("waiting call_and_forget") { batch.each { waiting.call_and_forget } && Heddle.wait(0) }
+evaluation = Heddle.concurrently { 1 }
 evaluation.await_result
 puts "an evaluation: #{ObjectSpace.memsize_of(evaluation)} bytes (#{evaluation.instance_variables.size} ivars set)"

@@ -1,5 +1,5 @@
 # What a fiber's first use costs here: creating N fibers that each stay
-# alive (as loom's spawn row keeps 20,000 suspended), then the same again
+# alive (as heddle's spawn row keeps 20,000 suspended), then the same again
 # after they died, when Ruby's fiber pool hands their stacks back.
 # usage: ruby bench/scripts/core/fiber_first_touch.rb 20000
 def measure(label)

@@ -5,11 +5,11 @@
 #   +await, waiting call, waiting call_nonblock, waiting call_detached,
 #   waiting call_and_forget); BATCHES of 100 calls. Alternate two libs.
 $LOAD_PATH.unshift(ENV["LIB"].to_s.empty? ? File.expand_path("../../../lib", __dir__) : ENV["LIB"])
-require "loom/procs"
-def wait(s) = Loom.wait(s)
+require "heddle/procs"
+def wait(s) = Heddle.wait(s)
 row = ARGV[0]; n = Integer(ARGV[1])
-pr = Loom.concurrent_proc {}
-w = Loom.concurrent_proc { wait 0 }
+pr = Heddle.concurrent_proc {}
+w = Heddle.concurrent_proc { wait 0 }
 b = Array.new(100)
 body = case row
   when "cf" then -> { b.each { pr.call_and_forget }; wait 0 }

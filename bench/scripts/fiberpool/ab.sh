@@ -2,7 +2,7 @@
 # Interleaved A/B of two versions of the pool code: median of 5 runs each.
 # usage (from the repository root): sh bench/scripts/fiberpool/ab.sh OLD_LIB
 #   OLD_LIB: the lib/ folder of an older checkout, e.g.
-#   git worktree add /tmp/loom-old 73e81a4 && sh bench/scripts/fiberpool/ab.sh /tmp/loom-old/lib
+#   git worktree add /tmp/heddle-old 73e81a4 && sh bench/scripts/fiberpool/ab.sh /tmp/heddle-old/lib
 old=${1:?usage: ab.sh OLD_LIB}
 out=${TMPDIR:-/tmp}
 for cfg in "fiber 5" "fiber 1000" "thread 5" "thread 100"; do

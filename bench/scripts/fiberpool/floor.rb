@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 # Per-message costs on the lockstep path of a fiber pool, and what CRuby allows.
-require "loom"
+require "heddle"
 N = Integer(ENV.fetch("N", "20000"))
 
 def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
@@ -30,48 +30,48 @@ t = Thread.new { while (m = qa.pop) ; qb << (m == "STATUS" ? "OK" : "?"); end }
 measure("Queue ping-pong between two threads") { |n| n.times { qa << "STATUS"; qb.pop } }
 qa.close; t.join
 
-# 4. Under Loom.run: Queue ping-pong between two fibers (scheduler block/unblock)
-Loom.run do
+# 4. Under Heddle.run: Queue ping-pong between two fibers (scheduler block/unblock)
+Heddle.run do
   qa = Thread::Queue.new; qb = Thread::Queue.new
   Fiber.schedule { while (m = qa.pop) ; qb << (m == "STATUS" ? "OK" : "?"); end }
-  measure("Loom.run: Queue ping-pong between two fibers") { |n| n.times { qa << "STATUS"; qb.pop } }
+  measure("Heddle.run: Queue ping-pong between two fibers") { |n| n.times { qa << "STATUS"; qb.pop } }
   qa.close
 end
 
-# 5. Under Loom.run: resume!/await_resume! ping-pong (the core's contract)
-Loom.run do
+# 5. Under Heddle.run: resume!/await_resume! ping-pong (the core's contract)
+Heddle.run do
   box = []
   worker = nil
-  w = Loom.concurrently do
-    worker = Loom::Evaluation.current
-    while (m = Loom.await_resume!)
+  w = Heddle.concurrently do
+    worker = Heddle::Evaluation.current
+    while (m = Heddle.await_resume!)
       caller_ev = box.pop
       caller_ev.resume!(m == "STATUS" ? "OK" : "?")
     end
   end
-  Loom.wait(0)
-  measure("Loom.run: resume!/await_resume! ping-pong") do |n|
-    me = Loom::Evaluation.current
-    n.times { box << me; worker.resume!("STATUS"); Loom.await_resume! }
+  Heddle.wait(0)
+  measure("Heddle.run: resume!/await_resume! ping-pong") do |n|
+    me = Heddle::Evaluation.current
+    n.times { box << me; worker.resume!("STATUS"); Heddle.await_resume! }
   end
   worker.resume!(nil)
   w.await_result
 end
 
-# 6. loom fiber pool ask, inside Loom.run (the messages suite's lockstep row)
+# 6. heddle fiber pool ask, inside Heddle.run (the messages suite's lockstep row)
 [5, 1000].each do |size|
-  Loom.run do
-    pool = Loom::Pool.new(worker: :fiber, size: size) { |m| m == "STATUS" ? "OK" : "?" }
+  Heddle.run do
+    pool = Heddle::Pool.new(worker: :fiber, size: size) { |m| m == "STATUS" ? "OK" : "?" }
     pool.ask("STATUS")
-    measure("Loom.run: fiber pool(#{size}).ask") { |n| n.times { pool.ask("STATUS") } }
+    measure("Heddle.run: fiber pool(#{size}).ask") { |n| n.times { pool.ask("STATUS") } }
     pool.shutdown
   end
 end
 # 7. fiber pool ask from outside (own thread), thread pool ask
-pool = Loom::Pool.new(worker: :fiber, size: 5) { |m| m == "STATUS" ? "OK" : "?" }
+pool = Heddle::Pool.new(worker: :fiber, size: 5) { |m| m == "STATUS" ? "OK" : "?" }
 measure("fiber pool(5).ask from another thread", N / 10) { |n| n.times { pool.ask("STATUS") } }
 pool.shutdown
-pool = Loom::Pool.new(worker: :thread, size: 5) { |m| m == "STATUS" ? "OK" : "?" }
+pool = Heddle::Pool.new(worker: :thread, size: 5) { |m| m == "STATUS" ? "OK" : "?" }
 measure("thread pool(5).ask", N / 10) { |n| n.times { pool.ask("STATUS") } }
 pool.shutdown
 # 8. the seed's fibers, blocking read (pipes): one lockstep round trip

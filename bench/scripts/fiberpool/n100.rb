@@ -1,16 +1,16 @@
 # frozen_string_literal: true
 # Interleaved: the messages suite's own rigs, lockstep, N workers, 20,000 round trips, 5 rounds.
-require "loom"
-require "loom/bench"
-load "lib/loom/bench/suites/messages.rb" rescue nil
-S = Loom::Bench::MessagesSuite
+require "heddle"
+require "heddle/bench"
+load "lib/heddle/bench/suites/messages.rb" rescue nil
+S = Heddle::Bench::MessagesSuite
 N = Integer(ARGV[0] || 100)
 TOTAL = 20_000
 def clocks = [Process.clock_gettime(Process::CLOCK_MONOTONIC), Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)]
 rigs = {
   "fibers, blocking read" => [-> { S.start_fibers(N, nonblock: false) }, ->(st) { S.run_fibers(st, TOTAL, :lockstep) }, ->(st) { S.stop(st) }],
   "thread per worker" => [-> { S.start_thread_per_worker(N, :lockstep) }, ->(st) { S.run_thread_per_worker(st, TOTAL) }, ->(st) { S.stop_thread_per_worker(st) }],
-  "loom fiber pool" => [-> { S.start_fiber_pool(N, :lockstep) }, ->(st) { st[:go] << TOTAL; st[:done].pop }, ->(st) { S.stop_fiber_pool(st) }]
+  "heddle fiber pool" => [-> { S.start_fiber_pool(N, :lockstep) }, ->(st) { st[:go] << TOTAL; st[:done].pop }, ->(st) { S.stop_fiber_pool(st) }]
 }
 res = Hash.new { |h, k| h[k] = [] }
 5.times do

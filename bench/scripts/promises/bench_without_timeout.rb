@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# `loom bench` as exe/loom runs it, except that Trial#call measures without
+# `heddle bench` as exe/heddle runs it, except that Trial#call measures without
 # Timeout.timeout: no thread sleeps beside the job for the trial's length
 # (timeout 0.2.0, Ruby 3.1: one thread per call, in sleep(limit)), so it
 # cannot hold Ruby 3.1's signal fd (docs/promises.md, "When the spin pays").
@@ -9,7 +9,7 @@
 # promises suite's own stall detector ends lost waiters after 2 s).
 #   bundle exec ruby bench/scripts/promises/bench_without_timeout.rb promises --trials 5 --out tmp/DIR
 $LOAD_PATH.unshift File.expand_path("../../../lib", __dir__)
-require "loom/bench"
+require "heddle/bench"
 
 # Trial#call without the Timeout block; the rest of the trial unchanged.
 module TrialWithoutTimeout
@@ -19,5 +19,5 @@ module TrialWithoutTimeout
     record
   end
 end
-Loom::Bench::Trial.prepend(TrialWithoutTimeout)
-exit Loom::Bench::CLI.new(ARGV).run
+Heddle::Bench::Trial.prepend(TrialWithoutTimeout)
+exit Heddle::Bench::CLI.new(ARGV).run

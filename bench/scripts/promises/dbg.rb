@@ -7,7 +7,7 @@ module SpinCount
     r
   end
 end
-Loom::Promises::Spinner.singleton_class.prepend(SpinCount)
+Heddle::Promises::Spinner.singleton_class.prepend(SpinCount)
 module PassCount
   N = [0]
   def pass

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Which threads share the process with a thread row's job inside `loom bench`:
+# Which threads share the process with a thread row's job inside `heddle bench`:
 # runs a copy of the promises suite whose thread rows write Thread.list (status
 # and where each thread stands) to OUTDIR/threads.txt just before the timed job.
 #   bundle exec ruby bench/scripts/promises/harness_threads.rb TRIALS OUTDIR
@@ -8,7 +8,7 @@ require "fileutils"
 trials = ARGV.fetch(0, "1")
 out = ARGV.fetch(1, "tmp/promises-harness-threads")
 root = File.expand_path("../../..", __dir__)
-src = File.read(File.join(root, "lib/loom/bench/suites/promises.rb"))
+src = File.read(File.join(root, "lib/heddle/bench/suites/promises.rb"))
 FileUtils.mkdir_p(File.join(root, out))
 log = File.join(root, out, "threads.txt")
 dump = <<~RUBY
@@ -22,6 +22,6 @@ src = src.sub("      r.run { |rig, _ctx| rig.run }", "      r.run { |rig, _ctx| 
 dir = File.join(root, "tmp/promises-threads-suite")
 FileUtils.mkdir_p(dir)
 File.write(File.join(dir, "promises.rb"), src)
-exec({ "LOOM_BENCH_PROMISES" => ENV.fetch("LOOM_BENCH_PROMISES", "20000") },
-     "bundle", "exec", "exe/loom", "bench", "promises", "--suites-dir", dir, "--trials", trials, "--out", out,
+exec({ "HEDDLE_BENCH_PROMISES" => ENV.fetch("HEDDLE_BENCH_PROMISES", "20000") },
+     "bundle", "exec", "exe/heddle", "bench", "promises", "--suites-dir", dir, "--trials", trials, "--out", out,
      chdir: root)

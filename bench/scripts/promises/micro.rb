@@ -1,13 +1,13 @@
 $LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
-require "loom"
+require "heddle"
 n = 1_000_000
 GC.disable
 3.times do
   t = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
-  n.times { Loom::Promise.new.fulfill(true) }
+  n.times { Heddle::Promise.new.fulfill(true) }
   a = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - t
   t = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
-  n.times { p = Loom::Promise.new; p.fulfill(true); p.value }
+  n.times { p = Heddle::Promise.new; p.fulfill(true); p.value }
   b = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - t
   t = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
   n.times { Thread.pass }

@@ -27,4 +27,4 @@ class PipeParker
   end
 end
 
-Loom::Promises::Parker.singleton_class.prepend(Module.new { def current = PipeParker.current })
+Heddle::Promises::Parker.singleton_class.prepend(Module.new { def current = PipeParker.current })

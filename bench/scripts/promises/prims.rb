@@ -1,6 +1,6 @@
 # Hand-off primitives in the article's job: 10 waiter threads, 1 resolver.
 $LOAD_PATH.unshift File.expand_path("../../../lib", __dir__)
-require "loom"
+require "heddle"
 N = Integer(ENV.fetch("N", "50000"))
 T = Integer(ENV.fetch("T", "3"))
 W = 10
@@ -106,8 +106,8 @@ CASES = {
   "Queue fresh" => [false, -> { QueueP.new }],
   "Queue reuse" => [true, -> { QueueP.new }],
   "MCV reuse" => [true, -> { MCV.new }],
-  "Loom fresh" => [false, -> { Loom::Promise.new }],
-  "Loom reuse" => [true, -> { Loom::Promise.new }],
+  "Heddle fresh" => [false, -> { Heddle::Promise.new }],
+  "Heddle reuse" => [true, -> { Heddle::Promise.new }],
   "ParkQ fresh" => [false, -> { ParkQ.new }],
   "Stop fresh" => [false, -> { StopP.new }],
   "Sleep fresh" => [false, -> { SleepP.new }],

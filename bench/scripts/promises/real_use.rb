@@ -14,15 +14,15 @@
 # Prints one line "case wall cpu extra".
 #   for p in 0 16 ""; do PASSES=$p bundle exec ruby bench/scripts/promises/real_use.rb idle; done
 $LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
-require "loom"
+require "heddle"
 
-Loom::Promises::Spinner.passes = Integer(ENV["PASSES"]) if ENV["PASSES"] && !ENV["PASSES"].empty?
+Heddle::Promises::Spinner.passes = Integer(ENV["PASSES"]) if ENV["PASSES"] && !ENV["PASSES"].empty?
 
 def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
 
 def idle
-  promises = Array.new(500) { Loom::Promise.new }
+  promises = Array.new(500) { Heddle::Promise.new }
   threads = promises.map { |p| Thread.new { p.value(10) } }
   sleep 0.05 # every thread waiting
   c0 = cpu
@@ -47,7 +47,7 @@ end
 # 10 threads each wait for 5 values a resolver hands out 1 ms apart.
 def hand_out_slowly
   jobs = Thread::Queue.new
-  waiters = Array.new(10) { Thread.new { 5.times { Loom::Promise.new.tap { |p| jobs << p }.value(30) } } }
+  waiters = Array.new(10) { Thread.new { 5.times { Heddle::Promise.new.tap { |p| jobs << p }.value(30) } } }
   resolver = Thread.new do
     50.times do
       jobs.pop.fulfill(true)
@@ -73,7 +73,7 @@ def slow
   end
   t0 = clock
   c0 = cpu
-  Array.new(10) { Thread.new { 2000.times { Loom::Promise.new.tap { |p| jobs << p }.value } } }.each(&:join)
+  Array.new(10) { Thread.new { 2000.times { Heddle::Promise.new.tap { |p| jobs << p }.value } } }.each(&:join)
   resolver.join
   [clock - t0, cpu - c0, ""]
 end

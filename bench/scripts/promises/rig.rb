@@ -1,17 +1,17 @@
 # A/B of the suite's ThreadRig rows: CFG="name:ENV=val;..." runs each config in a child process.
 $LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
-require "loom"
-require "loom/bench"
+require "heddle"
+require "heddle/bench"
 require "concurrent"
-load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib"), "loom/bench/suites/promises.rb"), __dir__)
-S = Loom::Bench::PromisesSuite
-Loom::Promises::Spinner.passes = Integer(ENV["PASSES"]) if ENV["PASSES"]
+load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib"), "heddle/bench/suites/promises.rb"), __dir__)
+S = Heddle::Bench::PromisesSuite
+Heddle::Promises::Spinner.passes = Integer(ENV["PASSES"]) if ENV["PASSES"]
 N = Integer(ENV.fetch("N", "50000"))
 ROWS = {
   "queue" => [false, -> { S::QueuePromise.new }],
   "queue-reuse" => [true, -> { S::QueuePromise.new }],
-  "loom" => [false, -> { Loom::Promise.new }],
-  "loom-reuse" => [true, -> { Loom::Promise.new }],
+  "heddle" => [false, -> { Heddle::Promise.new }],
+  "heddle-reuse" => [true, -> { Heddle::Promise.new }],
   "conc" => [false, -> { Concurrent::Promises.resolvable_future }],
 }
 row = ROWS.fetch(ARGV[0])

@@ -1,6 +1,6 @@
 # The suite's ThreadRig job once, with SpinTuner's windows logged: which mode
 # each window ran in and its mean wait. Prints "wall cpu" like rig.rb, and the
-# log to stderr.   ruby bench/scripts/promises/tuner.rb loom|loom-reuse
+# log to stderr.   ruby bench/scripts/promises/tuner.rb heddle|heddle-reuse
 module TunerLog
   LOG = []
   private def close_window
@@ -9,8 +9,8 @@ module TunerLog
   end
 end
 $LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
-require "loom"
-Loom::Promises::SpinTuner.singleton_class.prepend(TunerLog)
+require "heddle"
+Heddle::Promises::SpinTuner.singleton_class.prepend(TunerLog)
 at_exit do
   log = TunerLog::LOG
   spin = log.count(&:first)

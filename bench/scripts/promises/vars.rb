@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # The suite's ThreadRig job once, in this process, with one thing about the
-# process changed at a time, to find what makes `loom bench` differ from a
+# process changed at a time, to find what makes `heddle bench` differ from a
 # fresh process. Prints "wall cpu" like rig.rb (run it through ab.rb with
 # RIG=vars.rb). Knobs (environment):
 #   TIMEOUT=1     setup and job inside Timeout.timeout(600), as Trial#call
@@ -15,27 +15,27 @@
 #                 only the forking thread), timed in the child
 #   WARM=1        first the job with 5,000 promises and a rig of its own, as
 #                 Trial's warm pass does before a duration row's timed job
-#   ROW           queue, queue-reuse, loom, loom-reuse, loom-park, loom-spin, conc
+#   ROW           queue, queue-reuse, heddle, heddle-reuse, heddle-park, heddle-spin, conc
 #   PARKER=pipe   thread waiters park on a pipe per thread (pipe_parker.rb)
 #   TUNER=1       print SpinTuner's windows to stderr (see tuner.rb)
-#   PASSES        Spinner.passes for the loom rows (loom-park: 0, loom-spin: 16)
+#   PASSES        Spinner.passes for the heddle rows (heddle-park: 0, heddle-spin: 16)
 #   bundle exec ruby bench/scripts/promises/ab.rb 5 q=queue:RIG=vars.rb \
-#     qt=queue:RIG=vars.rb,TIMEOUT=1 l=loom:RIG=vars.rb lt=loom:RIG=vars.rb,TIMEOUT=1
+#     qt=queue:RIG=vars.rb,TIMEOUT=1 l=heddle:RIG=vars.rb lt=heddle:RIG=vars.rb,TIMEOUT=1
 $LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
-require "loom"
-require "loom/bench"
+require "heddle"
+require "heddle/bench"
 require "timeout"
 require "concurrent"
-load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib"), "loom/bench/suites/promises.rb"), __dir__)
-S = Loom::Bench::PromisesSuite
+load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib"), "heddle/bench/suites/promises.rb"), __dir__)
+S = Heddle::Bench::PromisesSuite
 N = Integer(ENV.fetch("N", "50000"))
 ROWS = {
   "queue" => [false, -> { S::QueuePromise.new }, nil],
   "queue-reuse" => [true, -> { S::QueuePromise.new }, nil],
-  "loom" => [false, -> { Loom::Promise.new }, nil],
-  "loom-reuse" => [true, -> { Loom::Promise.new }, nil],
-  "loom-park" => [false, -> { Loom::Promise.new }, 0],
-  "loom-spin" => [false, -> { Loom::Promise.new }, 16],
+  "heddle" => [false, -> { Heddle::Promise.new }, nil],
+  "heddle-reuse" => [true, -> { Heddle::Promise.new }, nil],
+  "heddle-park" => [false, -> { Heddle::Promise.new }, 0],
+  "heddle-spin" => [false, -> { Heddle::Promise.new }, 16],
   "conc" => [false, -> { Concurrent::Promises.resolvable_future }, nil]
 }.freeze
 reuse, make, passes = ROWS.fetch(ARGV[0])
@@ -43,10 +43,10 @@ load File.join(__dir__, "pipe_parker.rb") if ENV["PARKER"] == "pipe"
 # TUNER=1: SpinTuner's windows to stderr at exit (as tuner.rb prints them)
 if ENV["TUNER"] == "1"
   load File.join(__dir__, "tuner_log.rb")
-  Loom::Promises::SpinTuner.singleton_class.prepend(TunerLog)
+  Heddle::Promises::SpinTuner.singleton_class.prepend(TunerLog)
 end
 passes = Integer(ENV["PASSES"]) if ENV["PASSES"]
-Loom::Promises::Spinner.passes = passes if passes
+Heddle::Promises::Spinner.passes = passes if passes
 
 # The rig's stall watch joins with a timeout; MAIN=forever joins without one.
 class ForeverRig < S::ThreadRig

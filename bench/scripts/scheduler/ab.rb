@@ -1,11 +1,11 @@
 # in-process A/B of the pipe round trip: select vs nio4r backends (+ hooks off) vs async, interleaved
 require "bundler/setup"
-require "loom"
+require "heddle"
 require "async"
 n = Integer(ARGV[0] || 10000)
 trials = Integer(ARGV[1] || 5)
-W = Loom::EventLoop::IOWatch
-S = Loom::EventLoop::Selectors
+W = Heddle::EventLoop::IOWatch
+S = Heddle::EventLoop::Selectors
 def job(n)
   there_r, there_w = IO.pipe; back_r, back_w = IO.pipe
   a = proc { n.times { there_w.write("x"); back_r.read(1) } }
@@ -26,8 +26,8 @@ trials.times do
     c0 = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID); t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     if backend
       Thread.new do
-        Fiber.set_scheduler(Loom::Scheduler.new(io_hooks: hooks))
-        Loom.run { [Loom.concurrently(&a), Loom.concurrently(&b)].each(&:await_result) }
+        Fiber.set_scheduler(Heddle::Scheduler.new(io_hooks: hooks))
+        Heddle.run { [Heddle.concurrently(&a), Heddle.concurrently(&b)].each(&:await_result) }
       ensure
         Fiber.set_scheduler(nil)
       end.join

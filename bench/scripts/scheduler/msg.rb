@@ -1,9 +1,9 @@
-# quick A/B: "loom fibers over pipes" (lockstep and pipelined) on each IOWatch back end vs plain fibers, in one process
+# quick A/B: "heddle fibers over pipes" (lockstep and pipelined) on each IOWatch back end vs plain fibers, in one process
 require "bundler/setup"
-require "loom"
+require "heddle"
 TOTAL = Integer(ENV.fetch("TOTAL", "20000"))
 Ns = ENV.fetch("NS", "5,1000").split(",").map(&:to_i)
-S = Loom::EventLoop::Selectors
+S = Heddle::EventLoop::Selectors
 def pipes(n) = Array.new(n) { IO.pipe + IO.pipe }
 def shares(total, w) = Array.new(w) { |i| (total / w) + (i < total % w ? 1 : 0) }
 def lockstep(writers, readers, total)
@@ -20,12 +20,12 @@ def pipelined(writers, readers, total)
     end
   end
 end
-def loom_run(n, mode, backend)
-  Loom::EventLoop::IOWatch.backend = backend
+def heddle_run(n, mode, backend)
+  Heddle::EventLoop::IOWatch.backend = backend
   ends = pipes(n)
   t = nil
   Thread.new do
-    Loom.run do
+    Heddle.run do
       ends.each { |(q, _, _, rep)| Fiber.schedule { rep.write("OK") while q.read(6) } }
       c0 = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
       send(mode, ends.map { _1[1] }, ends.map { _1[2] }, TOTAL)
@@ -60,8 +60,8 @@ Ns.each do |n|
   %i[lockstep pipelined].each do |mode|
     r = Hash.new { |h, k| h[k] = [] }
     3.times do
-      r["select"] << loom_run(n, mode, S::SelectWatch)
-      r["nio4r"] << loom_run(n, mode, S::NIOWatch)
+      r["select"] << heddle_run(n, mode, S::SelectWatch)
+      r["nio4r"] << heddle_run(n, mode, S::NIOWatch)
       r["plain"] << plain_fibers(n, mode)
     end
     med = r.transform_values { |v| v.sort[1] }

@@ -1,10 +1,10 @@
-require "loom"
-require "loom/check"
+require "heddle"
+require "heddle/check"
 require "parallel"
 module FS; def self.failure(v) = v > 100 ? raise("#{v} > 100") : nil; end
 SEED = 17_243_810_592_888_013_452_170_775_373_100_387_856
 def minflt = File.read("/proc/self/stat").split[9].to_i
-Loom::Workers::ProcessChild.prepend(Module.new do
+Heddle::Workers::ProcessChild.prepend(Module.new do
   def run
     @log = ["start #{minflt} gc=#{GC.count}"]
     super
@@ -19,7 +19,7 @@ Loom::Workers::ProcessChild.prepend(Module.new do
   end
 end)
 2.times do
-  prop = Loom::Check.property(Loom::Check.integer) { |x| FS.failure(x) }
-  r = Loom::Check.check(prop, worker: :process, seed: SEED)
+  prop = Heddle::Check.property(Heddle::Check.integer) { |x| FS.failure(x) }
+  r = Heddle::Check.check(prop, worker: :process, seed: SEED)
 end
 p GC.stat.slice(:heap_live_slots, :heap_free_slots, :heap_allocated_pages)

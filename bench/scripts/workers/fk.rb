@@ -1,5 +1,5 @@
-require "loom"
-require "loom/check"
+require "heddle"
+require "heddle/check"
 require "parallel"
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def flts = File.read("/proc/self/stat").split.values_at(9, 10).map(&:to_i)

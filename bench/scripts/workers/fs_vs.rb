@@ -1,7 +1,7 @@
-# failure_simple: loom :process (one lazy pool per check) vs :fork_per_batch, interleaved in one process.
+# failure_simple: heddle :process (one lazy pool per check) vs :fork_per_batch, interleaved in one process.
 # Wall and CPU (this process + reaped children) per check, median [min-max].
-require "loom"
-require "loom/check"
+require "heddle"
+require "heddle/check"
 require "parallel"
 module FS; def self.failure(v) = v > 100 ? raise("#{v} > 100") : nil; end
 SEED = 17_243_810_592_888_013_452_170_775_373_100_387_856
@@ -13,9 +13,9 @@ load0 = File.read("/proc/loadavg").split[0, 3].join(" ")
 n.times do
   %i[process fork_per_batch].shuffle.each do |worker|
     t = now; c = cpu
-    prop = Loom::Check.property(Loom::Check.integer) { |x| FS.failure(x) }
-    r = Loom::Check.check(prop, worker: worker, seed: SEED)
-    Loom::Workers::ProcessBackend.drain_reaper
+    prop = Heddle::Check.property(Heddle::Check.integer) { |x| FS.failure(x) }
+    r = Heddle::Check.check(prop, worker: worker, seed: SEED)
+    Heddle::Workers::ProcessBackend.drain_reaper
     res[worker] << [now - t, cpu - c]
     # Only the answer is checked: how many shrink steps reach it is the
     # shrinker's business (6 when this probe was written, 5 since), not
@@ -30,4 +30,4 @@ res.each do |w, v|
 end
 wr = med.(res[:fork_per_batch].map(&:first))[0] / med.(res[:process].map(&:first))[0]
 cr = med.(res[:fork_per_batch].map(&:last))[0] / med.(res[:process].map(&:last))[0]
-printf "ratio (fork per batch / loom process): wall %.1fx, cpu %.1fx; load %s -> %s; %s\n", wr, cr, load0, File.read("/proc/loadavg").split[0, 3].join(" "), RUBY_DESCRIPTION
+printf "ratio (fork per batch / heddle process): wall %.1fx, cpu %.1fx; load %s -> %s; %s\n", wr, cr, load0, File.read("/proc/loadavg").split[0, 3].join(" "), RUBY_DESCRIPTION

@@ -1,5 +1,5 @@
-# Same script: inline, plain 2 forks (the ceiling), loom process pool (warm), loom ractor pool (warm); 100 tarai(10,5,0) items
-require "loom"
+# Same script: inline, plain 2 forks (the ceiling), heddle process pool (warm), heddle ractor pool (warm); 100 tarai(10,5,0) items
+require "heddle"
 module H
   def self.tarai(x, y, z) = x <= y ? y : tarai(tarai(x - 1, y, z), tarai(y - 1, z, x), tarai(z - 1, x, y))
   def self.heavy(i) = tarai(10, 5, 0) + i
@@ -8,8 +8,8 @@ def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def cpu = Process.times.then { |t| t.utime + t.stime + t.cutime + t.cstime }
 Warning[:experimental] = false
 items = (0...100).to_a
-pp_ = Loom::Pool.new(worker: :process, size: 2, &H.method(:heavy))
-rp = Loom::Pool.new(worker: :ractor, size: 2, &H.method(:heavy)) if ARGV.include?("ractor")
+pp_ = Heddle::Pool.new(worker: :process, size: 2, &H.method(:heavy))
+rp = Heddle::Pool.new(worker: :ractor, size: 2, &H.method(:heavy)) if ARGV.include?("ractor")
 rows = {
   inline: -> { items.map { |i| H.heavy(i) } },
   forks: -> { 2.times.map { |k| fork { items.each_slice(50).to_a[k].each { |i| H.heavy(i) }; exit!(0) } }.each { |pid| Process.wait(pid) } },

@@ -1,21 +1,21 @@
 # frozen_string_literal: true
 
-# Where a warm 2-process loom pool's worker waits during the map suite's
+# Where a warm 2-process heddle pool's worker waits during the map suite's
 # 100 CPU-heavy items: each child logs when it starts and ends every chunk
 # (CLOCK_MONOTONIC is system-wide), and the parent sums, per worker, the
 # time from the map's start to its first chunk, between its chunks (the lane's
 # round trip: read DONE, take the next chunk, marshal, write), and from its
 # last chunk to the map's end (waiting for the other worker: the imbalance).
 #   bundle exec ruby -Ilib bench/scripts/workers/heavy_gaps.rb [rounds]
-require "loom"
-require "loom/bench"
+require "heddle"
+require "heddle/bench"
 require "tmpdir"
-require_relative "../../../lib/loom/bench/suites/map" unless defined?(Loom::Bench::MapSuite)
+require_relative "../../../lib/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
 
-LOG_DIR = Dir.mktmpdir("loom-gaps")
+LOG_DIR = Dir.mktmpdir("heddle-gaps")
 now = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
-# Logs each chunk's start and end in the child (a probe, not loom's code).
-Loom::Workers::ProcessChild.prepend(Module.new do
+# Logs each chunk's start and end in the child (a probe, not heddle's code).
+Heddle::Workers::ProcessChild.prepend(Module.new do
   define_method(:serve) do |payload|
     start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     super(payload)
@@ -24,9 +24,9 @@ Loom::Workers::ProcessChild.prepend(Module.new do
   end
 end)
 
-suite = Loom::Bench::MapSuite
+suite = Heddle::Bench::MapSuite
 items = Array.new(suite::HEAVY_ITEMS) { |i| i }
-pool = Loom::Pool.new(worker: :process, size: 2, &suite.method(:heavy))
+pool = Heddle::Pool.new(worker: :process, size: 2, &suite.method(:heavy))
 pool.map(items) # warm-up
 Integer(ARGV[0] || 3).times do
   Dir.children(LOG_DIR).each { |f| File.delete(File.join(LOG_DIR, f)) }

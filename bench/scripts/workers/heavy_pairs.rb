@@ -2,22 +2,22 @@
 
 # 100 CPU-heavy items (the map suite's tarai(10, 5, 0)) on 2 workers: the
 # ceiling (2 plain forks, static halves, forked inside the timing as the
-# suite's row does), warm loom process and ractor pools, and inline, in a
-# shuffled order each round; ratios are taken per round (loom vs the forks
+# suite's row does), warm heddle process and ractor pools, and inline, in a
+# shuffled order each round; ratios are taken per round (heddle vs the forks
 # of the same round) and their median printed, so a minute of load hits
 # both sides of a ratio. Usage:
 #   bundle exec ruby -Ilib bench/scripts/workers/heavy_pairs.rb [rounds]
-require "loom"
-require "loom/bench"
-require_relative "../../../lib/loom/bench/suites/map" unless defined?(Loom::Bench::MapSuite)
+require "heddle"
+require "heddle/bench"
+require_relative "../../../lib/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
 
 Warning[:experimental] = false
-suite = Loom::Bench::MapSuite
+suite = Heddle::Bench::MapSuite
 items = Array.new(suite::HEAVY_ITEMS) { |i| i }
 expected = items.map { |i| suite.heavy(i) }
 rounds = Integer(ARGV[0] || 5)
-process = Loom::Pool.new(worker: :process, size: 2, &suite.method(:heavy))
-ractor = Loom::Pool.new(worker: :ractor, size: 2, &suite.method(:heavy))
+process = Heddle::Pool.new(worker: :process, size: 2, &suite.method(:heavy))
+ractor = Heddle::Pool.new(worker: :ractor, size: 2, &suite.method(:heavy))
 rows = {
   inline: -> { items.map { |i| suite.heavy(i) } },
   forks: -> { suite.two_forks(items) },

@@ -1,7 +1,7 @@
-require "loom"
+require "heddle"
 runs = Array.new(5) do
   t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-  pool = Loom::Pool.new(worker: :process, size: 2) { |x| x }
+  pool = Heddle::Pool.new(worker: :process, size: 2) { |x| x }
   pool.map([1, 2])
   pool.shutdown
   Process.clock_gettime(Process::CLOCK_MONOTONIC) - t

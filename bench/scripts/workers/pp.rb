@@ -1,12 +1,12 @@
-require "loom"
+require "heddle"
 require "benchmark"
-pool = Loom::Pool.new(worker: :process, size: 2) { |x| x }
+pool = Heddle::Pool.new(worker: :process, size: 2) { |x| x }
 pool.map([1,2,3])
 t = Benchmark.realtime { 2000.times { pool.ask(1) } }; puts "ask: #{(t / 2000 * 1e6).round(1)} us"
 items = (1..1000).to_a
 t = Benchmark.realtime { 10.times { pool.map(items) } }; puts "map 1000: #{(t / 10 * 1e3).round(2)} ms"
 pool.shutdown
-pool = Loom::Pool.new(worker: :thread, size: 2) { |x| x }
+pool = Heddle::Pool.new(worker: :thread, size: 2) { |x| x }
 t = Benchmark.realtime { 2000.times { pool.ask(1) } }; puts "thread ask: #{(t / 2000 * 1e6).round(1)} us"
 t = Benchmark.realtime { 10.times { pool.map(items) } }; puts "thread map 1000: #{(t / 10 * 1e3).round(2)} ms"
 require "parallel"

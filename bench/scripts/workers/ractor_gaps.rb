@@ -1,22 +1,22 @@
 # frozen_string_literal: true
 
-# heavy_gaps.rb for a warm 2-ractor loom pool: each worker ractor sends the
+# heavy_gaps.rb for a warm 2-ractor heddle pool: each worker ractor sends the
 # start and end of every chunk (CLOCK_MONOTONIC) to an inbox of the probe's
-# own at loom's collector, and the probe sums, per worker, the wait before its
+# own at heddle's collector, and the probe sums, per worker, the wait before its
 # first chunk, between its chunks (the round trip: the collector's and the
 # lane's wake-ups, the copy, the send) and after its last.
 #   bundle exec ruby -Ilib bench/scripts/workers/ractor_gaps.rb [rounds]
-require "loom"
-require "loom/bench"
-require_relative "../../../lib/loom/bench/suites/map" unless defined?(Loom::Bench::MapSuite)
+require "heddle"
+require "heddle/bench"
+require_relative "../../../lib/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
 
 Warning[:experimental] = false
 TIMES = Thread::Queue.new
-TIMING_TOKEN = Loom::Workers::RactorBackend.open_inbox(TIMES)
+TIMING_TOKEN = Heddle::Workers::RactorBackend.open_inbox(TIMES)
 
-# A probe, not loom's code: the worker's chunk loop, timed (a def, so that
+# A probe, not heddle's code: the worker's chunk loop, timed (a def, so that
 # a ractor may call it; it reads only constants).
-module Loom
+module Heddle
   module Workers
     module RactorWorker
       class << self
@@ -34,9 +34,9 @@ module Loom
 end
 
 now = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
-suite = Loom::Bench::MapSuite
+suite = Heddle::Bench::MapSuite
 items = Array.new(suite::HEAVY_ITEMS) { |i| i }
-pool = Loom::Pool.new(worker: :ractor, size: 2, &suite.method(:heavy))
+pool = Heddle::Pool.new(worker: :ractor, size: 2, &suite.method(:heavy))
 pool.map(items) # warm-up
 sleep 0.05
 TIMES.clear
@@ -55,5 +55,5 @@ Integer(ARGV[0] || 3).times do
   puts format("map %<w>.3f s; %<p>s", w: t1 - t0, p: per_worker.join("; "))
 end
 pool.shutdown
-Loom::Workers::RactorBackend.collector.close(TIMING_TOKEN)
+Heddle::Workers::RactorBackend.collector.close(TIMING_TOKEN)
 puts "load #{File.read('/proc/loadavg').split[0, 3].join(' ')}"

@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
-# A warm 2-thread loom pool mapping n trivial items, n = 1 ... 10,000: the
+# A warm 2-thread heddle pool mapping n trivial items, n = 1 ... 10,000: the
 # fixed cost of a map (two thread hand-overs) and the cost per item.
 #   bundle exec ruby -Ilib bench/scripts/workers/thread_fixed.rb
-require "loom"
+require "heddle"
 
 now = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
-pool = Loom::Pool.new(worker: :thread, size: 2) { |i| i * 2 }
+pool = Heddle::Pool.new(worker: :thread, size: 2) { |i| i * 2 }
 [1, 10, 100, 1000, 10_000].each do |n|
   items = (0...n).to_a
   20.times { pool.map(items) }

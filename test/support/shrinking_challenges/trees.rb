@@ -2,7 +2,7 @@
 
 # The recursive rows of ShrinkingChallenges (see ../shrinking_challenges.rb):
 # calculator's expressions and binheap's heaps, with `lazy` (an unrolled
-# recursion of fixed depth where loom has no `lazy`, to measure older loom).
+# recursion of fixed depth where heddle has no `lazy`, to measure older heddle).
 module ShrinkingChallenges
   def self.calculator
     Row.new(name: "calculator", minimum: "(/ 0 (+ 0 0))", minimal: ->(ce) { ce == ["/", 0, ["+", 0, 0]] },
@@ -63,7 +63,7 @@ module ShrinkingChallenges
   # binheap: heaps (nil or [head, left, right]) of keys at least their
   # parent's, a node weighing 7 against 1 for empty as in QuickCheck's
   # generator (examples/Heap.hs, where the benchmark comes from), bounded by
-  # loom's size bound for `lazy` where QuickCheck halves its size per level.
+  # heddle's size bound for `lazy` where QuickCheck halves its size per level.
   def self.heap(min_key = 0, depth = 6, weights: [1, 7])
     return C.lazy { heap_node(min_key, weights) { |h| heap(h, weights: weights) } } if C.respond_to?(:lazy)
     return C.nil if depth.zero?

@@ -1,0 +1,27 @@
+# frozen_string_literal: true
+
+require_relative "lib/heddle/bench/version"
+require_relative "heddle_gems"
+
+# The benchmark harness behind `heddle bench`: the harness, its suites and
+# reports (lib/heddle/bench.rb, lib/heddle/bench/). The peers it measures heddle
+# against are not dependencies: the repository's Gemfile pins them in its
+# :peers group, and a row whose peer is missing is reported as skipped. The
+# probe scripts in bench/scripts/ run from a checkout and are not shipped.
+Gem::Specification.new do |spec|
+  spec.name = "heddle-bench"
+  spec.version = Heddle::Bench::VERSION
+  spec.summary = "heddle bench: heddle measured against its peers, in reports anyone can rerun."
+  spec.description = <<~TEXT
+    The harness behind `heddle bench`: suites of rows measured in a seeded random order
+    over trials, heddle beside Concurrently, async, concurrent-ruby, parallel, pbt and
+    Thread::Queue, written as JSON and rendered as Markdown, HTML and terminal reports.
+  TEXT
+  HeddleGems.common(spec)
+  spec.required_ruby_version = ">= 3.1"
+  spec.metadata["rubygems_mfa_required"] = "true"
+  spec.files = HeddleGems.add_on_lib("heddle-bench") + HeddleGems.files("docs/bench*.md") + HeddleGems::COMMON_FILES
+  # Released together: heddle-bench X needs heddle X and heddle-check X (the checks suite).
+  spec.add_dependency "heddle", Heddle::Bench::VERSION
+  spec.add_dependency "heddle-check", Heddle::Bench::VERSION
+end

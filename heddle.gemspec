@@ -1,0 +1,28 @@
+# frozen_string_literal: true
+
+require_relative "lib/heddle/version"
+require_relative "heddle_gems"
+
+# The runtime: loop, procs, scheduler, promises, workers (the Redis backend's
+# redis-client is loaded on first use, so it is not a dependency), the opt-in
+# Kernel and Concurrently layers, and the `heddle` executable. No runtime
+# dependency; no checks, benchmarks, results or probes (heddle-check, heddle-bench).
+Gem::Specification.new do |spec|
+  spec.name = "heddle"
+  spec.version = Heddle::VERSION
+  spec.summary = "Concurrency for Ruby: fibers with an event loop, a Fiber::Scheduler, promises and workers."
+  spec.description = <<~TEXT
+    heddle gives Ruby concurrent procs on fibers with an event loop and a Fiber::Scheduler,
+    promises any thread or fiber can wait on, and one worker interface over inline, fiber,
+    thread, process, ractor and Redis backends. Property checks are the heddle-check gem;
+    the benchmark harness behind `heddle bench` is the heddle-bench gem.
+  TEXT
+  HeddleGems.common(spec)
+  spec.required_ruby_version = ">= 3.1"
+  spec.metadata["rubygems_mfa_required"] = "true"
+  add_ons = HeddleGems::ADD_ONS.keys.flat_map { |name| HeddleGems.add_on_lib(name) }
+  guides = HeddleGems.files("docs/*.md") - %w[docs/check.md] - HeddleGems.files("docs/bench*.md")
+  spec.files = HeddleGems.files("lib/**/*.rb", "exe/heddle") - add_ons + guides + HeddleGems::COMMON_FILES
+  spec.bindir = "exe"
+  spec.executables = ["heddle"]
+end

@@ -1,0 +1,170 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Bench
+    # One line of the report's first screen: a question a seed asked (declared
+    # with {Presentation#answer}, merged across suites by its words) with the
+    # ratio of heddle's rows to the right peer, or to the row named by
+    # `against:`, under the run's primary Ruby variant.
+    #
+    # @example A line
+    #   "1,000 trivial items over 2 processes": "heddle process pool, warm 7.81× faster than
+    #   Parallel.map in_processes: 2 · target ≥ 5×: met"
+    class Answer
+      # A heddle row and the row it is measured against.
+      Item = Struct.new(:row, :other, :group, :target, :against_peer, keyword_init: true) do
+        # @return [Float] heddle's speed over the other row's
+        def ratio = row.speed / other.speed
+
+        # @return [String] see {Verdict.outcome}
+        def outcome = Verdict.outcome(row, other)
+
+        # @return [Boolean, nil] whether the ratio reaches the target (nil: no target)
+        def met? = target && ratio >= target
+      end
+
+      # How {#text} counts the outcomes of several rows.
+      OUTCOME_WORDS = { "wins" => "faster", "loses" => "slower", "within noise" => "within noise" }.freeze
+
+      attr_reader :question, :items
+
+      # @param findings [Findings]
+      # @return [Array<Answer>] the declared answers, merged by question, in the run's suite order
+      def self.all(findings)
+        parts = Hash.new { |hash, key| hash[key] = [] }
+        findings.results.suites.each_value do |suite|
+          Array(suite["answers"]).each { |spec| parts[spec["question"]] << [suite, spec] }
+        end
+        parts.map { |question, specs| new(question, specs, findings) }
+      end
+
+      # @param question [String]
+      # @param parts [Array<(Hash, Hash)>] [suite description, answer declaration] pairs
+      # @param findings [Findings]
+      def initialize(question, parts, findings)
+        @question = question
+        @findings = findings
+        @variant = findings.primary_variant
+        @peer_name = parts.map { |_, spec| spec["peer"] }.compact.first
+        @items = parts.flat_map { |suite, spec| items_of(suite, spec) }.uniq { |i| i.row.object_id }
+      end
+
+      # @return [Boolean] whether any of its rows was measured against its other side
+      def measured? = !items.empty?
+
+      # @return [String, nil] the HTML id of the chart of its first row
+      def anchor = items.first&.group&.anchor
+
+      # @return [String] "wins", "loses" or "noise" against peers; "met"/"missed" against another row with
+      #   a target; "neutral" otherwise
+      def css
+        return "neutral" if items.empty?
+        return peer_css if items.first.against_peer
+        return "neutral" unless items.any?(&:target)
+
+        items.all?(&:met?) ? "met" : "missed"
+      end
+
+      # @return [String] the line after the question
+      def text
+        return "not measured in this run" if items.empty?
+
+        [items.size == 1 ? single : several, target_note].compact.join(" · ")
+      end
+
+      private
+
+      def peer_css
+        outcomes = items.map(&:outcome)
+        return "loses" if outcomes.include?("loses")
+
+        outcomes.all?("wins") ? "wins" : "noise"
+      end
+
+      def items_of(suite, spec)
+        groups = @findings.groups_of(suite["name"])
+        groups = groups.select { |g| spec["groups"].include?(g.name) } if spec["groups"]
+        groups.flat_map do |group|
+          heddle_rows(group, spec).filter_map do |row|
+            other = spec["against"] == "peer" ? group.best_peer(row) : against(suite, spec["against"])
+            if other
+              Item.new(row: row, other: other, group: group, target: spec["target"],
+                       against_peer: spec["against"] == "peer")
+            end
+          end
+        end
+      end
+
+      def heddle_rows(group, spec)
+        group.rows.select do |r|
+          r.heddle? && r.measured? && r.variant == @variant && (spec["heddle"].nil? || spec["heddle"].include?(r.name))
+        end
+      end
+
+      def against(suite, names)
+        names.lazy.filter_map do |name|
+          @findings.summaries.find do |s|
+            s.suite_name == suite["name"] && s.name == name && s.variant == @variant && s.measured?
+          end
+        end.first
+      end
+
+      def single
+        item = items.first
+        line = "#{item.group.short_name(item.row)} #{Format.ratio_than(item.ratio, other_name)}"
+        line += " (within noise)" if item.outcome == "within noise"
+        floor = item.against_peer && item.group.floor_for(item.row)
+        if floor
+          "#{line}; #{Format.ratio_than(item.row.speed / floor.speed, item.group.short_name(floor))} " \
+            "(the floor)"
+        else
+          line
+        end
+      end
+
+      def several = "heddle #{range} #{other_name} (#{tally})"
+
+      # "all 19 rows faster", or "4 rows: 2 faster, 2 within noise".
+      def tally
+        counts = items.map { |i| OUTCOME_WORDS.fetch(i.outcome, "unsure") }.tally
+        return "all #{items.size} rows #{counts.keys.first}" if counts.size == 1
+
+        "#{items.size} rows: #{counts.sort_by { |word, _| OUTCOME_WORDS.values.index(word) || 9 }
+                                    .map { |word, n| "#{n} #{word}" }.join(', ')}"
+      end
+
+      # "2.41–4.33× faster than", "1.05–1.20× slower than", or "0.83–4.96× the speed of".
+      def range
+        low, high = items.map(&:ratio).minmax
+        return format("%<a>.2f–%<b>.2f× faster than", a: low, b: high) if low >= 1
+        return format("%<a>.2f–%<b>.2f× slower than", a: 1 / high, b: 1 / low) if high < 1
+
+        format("%<a>.2f–%<b>.2f× the speed of", a: low, b: high)
+      end
+
+      def other_name
+        return @peer_name if @peer_name
+
+        others = items.map(&:other).uniq(&:name)
+        return "#{items.first.group.short_name(others.first)}#{floor_word(others.first)}" if others.size == 1
+
+        libraries = others.map(&:library).uniq
+        libraries.size == 1 ? @findings.library_name(libraries.first) : "their peers"
+      end
+
+      def floor_word(row) = items.first.group.floor?(row) ? " (the floor)" : ""
+
+      def target_note
+        targets = items.filter_map(&:target).uniq
+        return nil if targets.empty?
+
+        met = items.count(&:met?)
+        return "#{goal(targets)}: #{met == 1 ? 'met' : 'missed'}" if items.size == 1
+
+        "#{goal(targets)}: met on #{met} of #{items.count(&:target)}"
+      end
+
+      def goal(targets) = targets.size == 1 ? "target ≥ #{format('%g', targets.first.round(2))}×" : "targets"
+    end
+  end
+end

@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Bench
+    # The top of report.md, report.html and the README's generated block: the
+    # run in one line, the answers to the seeds' questions, and which backend
+    # to use for which job. This class renders Markdown; {HtmlFirstScreen}
+    # the same content as HTML.
+    class FirstScreen
+      # How to read the answers, under their heading.
+      ANSWERS_KEY = "Ratios compare speeds (executions per second, or 1 / seconds) of heddle's row and the row " \
+                    "doing the same job with the same resources, from medians; \"within noise\": the min–max " \
+                    "ranges overlap. A floor is plain Ruby or a machine's limit, shown for scale, not as a rival."
+
+      # @param findings [Findings]
+      def initialize(findings)
+        @findings = findings
+        @results = findings.results
+      end
+
+      # @param results [Results]
+      # @return [String] e.g. "2026-11-23 06:21 UTC · Ruby 3.1.2, no YJIT · 2 × AMD EPYC · seed 30810 · 591 trials"
+      def self.context(results)
+        env = results.environment
+        variant = Findings.new(results).primary_variant
+        date = env["date"].to_s.sub("T", " ").sub(/:\d\dZ\z/, " UTC")
+        trials = results.records.size
+        ["#{date} · Ruby #{env.dig('ruby', 'version')}, #{variant == 'yjit' ? 'YJIT' : 'no YJIT'}",
+         "#{env['cores']} × #{env['cpu_model']}", "seed #{results.data['seed']}",
+         "#{trials} trials in random order"].join(" · ")
+      end
+
+      # @param link [String, nil] where the answers' anchors live (e.g. "docs/results/latest/report.html"),
+      #   nil for none (report.md has no charts to link to)
+      # @param level [Integer] the headings' level
+      # @return [String] Markdown
+      def render(link: nil, level: 2)
+        [answers(link, level), backends(level)].compact.join("\n")
+      end
+
+      private
+
+      def answers(link, level)
+        lines = @findings.answers.map do |answer|
+          question = link && answer.anchor ? "[#{answer.question}](#{link}##{answer.anchor})" : answer.question
+          "- **#{question}**: #{answer.text}"
+        end
+        return nil if lines.empty?
+
+        ["#{'#' * level} Answers", "", *lines, "", ANSWERS_KEY, ""].join("\n")
+      end
+
+      def backends(level)
+        table = @findings.backend_table
+        return nil if table.empty?
+
+        head = "| backend | #{table.columns.map { |c| "#{c.job}: #{c.source}" }.join(' | ')} |"
+        rows = table.backends.map { |b| "| #{b} | #{table.columns.map { |c| table.cell(c, b) }.join(' | ')} |" }
+        ["#{'#' * level} Which backend for which job", "", head, "|---|#{'---:|' * table.columns.size}", *rows, "",
+         table.legend, ""].join("\n")
+      end
+    end
+  end
+end

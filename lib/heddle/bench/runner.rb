@@ -1,0 +1,186 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Bench
+    # Runs a plan: every (suite, row, variant, trial) in the plan's random
+    # order, in this process or in a fresh one, and gathers the records with
+    # the environment into {Results}. Prints the seed and the estimate first.
+    class Runner
+      # @param suites [Array<Suite>]
+      # @param seed [Integer]
+      # @param variants [Array<String>] "yjit" / "no-yjit"
+      # @param trials [Integer, nil]
+      # @param seconds [Float, nil]
+      # @param quick [Boolean]
+      # @param keep_gc [Boolean] keep GC on in rate windows
+      # @param io [IO] where the estimate and progress go
+      # @param load_errors [Hash{String => String}] suite files that failed to load, for the report
+      # @param deadline [Float, nil] seconds after which no further trial starts (nil: none)
+      # @param isolate_all [Boolean] run every trial in a fresh process
+      def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, keep_gc: false, io: $stderr, # rubocop:disable Metrics/ParameterLists -- one per CLI option
+                     load_errors: {}, deadline: nil, isolate_all: false)
+        @suites = suites
+        @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, keep_gc: keep_gc,
+                     isolate_all: isolate_all }
+        @io = io
+        @load_errors = load_errors
+        @deadline = deadline
+      end
+
+      # @return [Results]
+      def call
+        environment = Environment.capture(keep_gc: @options[:keep_gc])
+        skipped = check_requirements
+        plan = Plan.new(@suites, **@options.except(:keep_gc), skipped: skipped)
+        announce(plan)
+        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        records = execute(plan)
+        finish(environment, plan, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, records)
+        Results.new(data(plan, environment, skipped, records))
+      end
+
+      # @param record [Hash]
+      # @return [String] a trial's result in the seeds' words
+      def self.describe(record)
+        return "FAILED: #{record['error']}" unless record["status"] == "ok"
+        return Format.seconds(record["value"]) if record["kind"] == "duration"
+
+        format("%<n>d executions in %<s>.4f seconds", n: record["executions"], s: record["wall_seconds"])
+      end
+
+      private
+
+      # Records the end of the run; elapsed against estimated tells a suite
+      # author whether the row estimates (and so the budgets) hold.
+      def finish(environment, plan, elapsed, records)
+        environment["load_average_after"] = Environment.load_average
+        environment["elapsed_seconds"] = elapsed.round(3)
+        environment["estimated_seconds"] = plan.estimate.round(3)
+        @io.puts "#{@stopped}: writing the #{records.size} trials measured so far" if @stopped
+        @io.puts "measured #{records.size} trials in #{Progress.format_seconds(elapsed)} " \
+                 "(estimated #{Progress.format_seconds(plan.estimate)}); per suite, taken/estimated: " +
+                 suite_times(plan, records)
+      end
+
+      def suite_times(plan, records)
+        taken = records.group_by { |r| r["suite"] }.transform_values { |rs| rs.sum { |r| r["trial_seconds"].to_f } }
+        @suites.map do |suite|
+          "#{suite.name} #{Progress.format_seconds(taken.fetch(suite.name, 0))}/" \
+            "#{Progress.format_seconds(plan.estimate_suite(suite))}"
+        end.join(", ")
+      end
+
+      def check_requirements
+        all_foreign = @options[:isolate_all] || @options[:variants].all? { |variant| Plan.foreign?(variant) }
+        @suites.flat_map(&:rows).each_with_object({}) do |row, skipped|
+          note = row.load_requirements(resolve_only: row.isolate? || all_foreign)
+          skipped[row] = note if note
+        end
+      end
+
+      def announce(plan)
+        @io.puts "heddle bench: seed #{plan.seed} (repeat with --seed #{plan.seed}); #{plan.runs.size} trials " \
+                 "in random order; GC #{@options[:keep_gc] ? 'on' : 'off (--gc keeps it on)'} in rate windows; " \
+                 "estimated #{Progress.format_seconds(plan.estimate)}#{deadline_note(plan)}"
+        @suites.each { |suite| @io.puts suite_estimate(plan, suite) }
+        announce_left_out(plan)
+        plan.skipped.each { |row, note| @io.puts "  #{row.suite.name}/#{row.name}: #{note}" }
+        @load_errors.each { |file, message| @io.puts "  #{File.basename(file)} not loaded: #{message}" }
+      end
+
+      def announce_left_out(plan)
+        @io.puts "  #{plan.left_out} rows left out under --quick (quick: false)" if plan.left_out.positive?
+      end
+
+      def deadline_note(plan)
+        return "" unless @deadline
+
+        over = plan.estimate > @deadline ? ", over" : ", within"
+        "#{over} the #{Progress.format_seconds(@deadline)} deadline (--deadline)"
+      end
+
+      def suite_estimate(plan, suite)
+        trials, seconds = plan.size_of(suite)
+        window = suite.kind == :rate ? " x #{seconds}s windows" : ""
+        estimate = plan.estimate_suite(suite)
+        format("  %-22<name>s %2<rows>d rows x %<trials>d trial%<s>s%<window>s ~ %<estimate>s%<over>s",
+               name: suite.name, rows: suite.rows.size, trials: trials, s: trials == 1 ? "" : "s", window: window,
+               estimate: Progress.format_seconds(estimate), over: over_budget(suite, estimate))
+      end
+
+      # Tells a suite's author when even its smallest size overruns its own budget.
+      def over_budget(suite, estimate)
+        return "" if @options[:quick] || estimate <= suite.budget * 1.1
+
+        " (over its #{Progress.format_seconds(suite.budget)} budget: fewer rows, smaller jobs or a larger s.budget)"
+      end
+
+      # Ctrl-C, or the deadline passing, stops the run but keeps what was
+      # measured: the report is written from the trials done so far and says
+      # why it stopped (the plan's rounds keep the trials per row even).
+      def execute(plan)
+        progress = Progress.new(@io, total: plan.runs.size, estimate: plan.estimate)
+        warm = {}
+        records = []
+        started = clock
+        plan.runs.each_with_index do |run, index|
+          break deadline_passed(plan, index) if @deadline && clock - started > @deadline
+
+          progress.start(run)
+          records << measure(run, warm).merge("order" => index + 1)
+          progress.finish(run, self.class.describe(records.last))
+        end
+        records
+      rescue Interrupt
+        @stopped = "interrupted"
+        records
+      ensure
+        progress&.close
+        @pool&.close
+      end
+
+      def deadline_passed(plan, index)
+        @stopped = "stopped at the #{Progress.format_seconds(@deadline)} deadline, " \
+                   "#{plan.runs.size - index} of #{plan.runs.size} trials not run"
+      end
+
+      def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+      def measure(run, warm)
+        key = [run.row, run.variant]
+        warmup = warmup_for(run, warm.key?(key))
+        warm[key] = true
+        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        record = trial_for(run, warmup).call
+        record.merge("isolated" => run.isolated,
+                     "trial_seconds" => (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).round(4))
+      end
+
+      def trial_for(run, warmup)
+        options = { trial: run.trial, seconds: run.seconds, warmup: warmup, quick: @options[:quick],
+                    keep_gc: @options[:keep_gc], variant: run.variant }
+        return Trial.new(run.row, **options) unless run.isolated
+
+        IsolatedTrial.new(run.row, **options, pool: (@pool ||= TrialPool.new), fork: run.fresh)
+      end
+
+      # A full window (or warm-up pass) the first time a row runs in a
+      # process; later trials of a warm row re-warm briefly (rate) or not at
+      # all (duration, whose jobs are long). A shared child gets the full
+      # warm-up and makes the same choice itself (TrialServer).
+      def warmup_for(run, warm)
+        return run.seconds if run.isolated || !warm
+
+        run.row.kind == :duration ? 0.0 : run.seconds * Plan::REWARM_SHARE
+      end
+
+      def data(plan, environment, skipped, records)
+        { "schema" => Results::SCHEMA, "seed" => plan.seed, "options" => Results.plain(@options),
+          "sizes" => @suites.to_h { |s| [s.name, { "trials" => plan.size_of(s)[0], "seconds" => plan.size_of(s)[1] }] },
+          "environment" => environment, "suites" => @suites.to_h { |s| [s.name, s.to_h] },
+          "skipped" => skipped.map { |row, note| { "suite" => row.suite.name, "row" => row.name, "reason" => note } },
+          "load_errors" => @load_errors, "stopped" => @stopped, "records" => records }
+      end
+    end
+  end
+end

@@ -1,0 +1,16 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Check
+    module Arbitraries
+      # true or false, one choice; true shrinks to false.
+      class Boolean < Arbitrary
+        # @see Arbitrary#generate
+        def generate(choices, _size) = choices.boolean
+
+        # @return [String]
+        def inspect = "boolean"
+      end
+    end
+  end
+end

@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Check
+    module Arbitraries
+      # Floats: edge values (0.0, -0.0, ±1.0, ±Infinity, ±Float::MAX,
+      # Float::MIN, Float::EPSILON, NaN when asked) one draw in EDGE_ODDS,
+      # else a random sign and magnitude over many orders of magnitude.
+      # One choice each; shrinks toward 0.0 (or the bound nearest it): first
+      # to integral values, then as integers.
+      class Float < Arbitrary
+        EDGE_ODDS = 6
+        EDGES = [0.0, -0.0, 1.0, -1.0, ::Float::INFINITY, -::Float::INFINITY, ::Float::MAX, -::Float::MAX,
+                 ::Float::MIN, ::Float::EPSILON].freeze
+        # @param min [Numeric] lower bound (default -Infinity)
+        # @param max [Numeric] upper bound (default Infinity)
+        # @param nan [Boolean] whether NaN may be generated
+        # @raise [ArgumentError] when min > max
+        def initialize(min: -::Float::INFINITY, max: ::Float::INFINITY, nan: false)
+          super()
+          raise ArgumentError, "float needs min <= max, got min: #{min.inspect}, max: #{max.inspect}" unless min <= max
+
+          @min = min.to_f
+          @max = max.to_f
+          @target = 0.0.clamp(@min, @max)
+          @edges = EDGES.grep(@min..@max) + [@min, @max].select(&:finite?)
+          @nan = nan
+          @edges << ::Float::NAN if nan
+        end
+
+        # @see Arbitrary#generate
+        def generate(choices, _size)
+          choices.float(@min, @max, @target, nan: @nan) do |rng|
+            next @edges[rng.rand(@edges.size)] if rng.rand(EDGE_ODDS).zero?
+
+            value = rng.rand * (10.0**rng.rand(-6..12)) * (rng.rand(2).zero? ? 1 : -1)
+            value.clamp(@min, @max)
+          end
+        end
+
+        # @return [String]
+        def inspect = "float(#{@min}..#{@max})"
+      end
+    end
+  end
+end

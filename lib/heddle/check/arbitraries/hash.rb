@@ -1,0 +1,26 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Check
+    module Arbitraries
+      # Hashes with keys and values from two arbitraries: arrays of distinct-key
+      # pairs, realized as a ::Hash. Shrinks by removing pairs, then shrinking
+      # keys and values.
+      class Hash < Array
+        # @param key [Arbitrary]
+        # @param value [Arbitrary]
+        # @param min [Integer] minimum number of pairs
+        # @param max [Integer, nil]
+        def initialize(key, value, min: 0, max: nil)
+          super(Tuple.new([key, value]), min: min, max: max, unique_by: :first.to_proc)
+        end
+
+        # @see Arbitrary#realize
+        def realize(raw) = super.to_h
+
+        # @return [::String]
+        def inspect = "hash(#{super})"
+      end
+    end
+  end
+end

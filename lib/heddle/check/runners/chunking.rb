@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Check
+    module Runners
+      # How a pool runner cuts a batch of cases into chunks. A chunk's size
+      # never changes a result (the lowest index wins), only the number of
+      # round trips and how evenly the workers end.
+      #
+      # A check opens with a probe: PROBE runs, one slice per worker, so a
+      # CPU-bound property's first runs are parallel too, and an early
+      # failure (failure_simple's 3rd run) fails inside it. Nothing more is
+      # sent until a slice has come back with a run's cost.
+      #
+      # After that, chunks shrink as the cases run out (a share of what is
+      # left, SPREAD per worker), so the workers end together: cut into four
+      # equal chunks of 23 runs, cpu_bound on 2 ractors waited on the last
+      # chunk of whichever ractor got less CPU. Every chunk holds at least
+      # MIN_CHUNK_SECONDS of runs. (The A/B scripts' RactorChunks,
+      # bench/scripts/check/ractor_chunks.rb, overrides #share_of: its chunks
+      # hold just that.)
+      #
+      # Includers set @size (workers) and call {#start_chunking}.
+      module Chunking
+        # Chunks in flight per worker: one running, one queued behind it.
+        IN_FLIGHT = 2
+        # Shrink candidates per call per worker: enough to fill every worker once.
+        BATCH_PER_WORKER = 32
+        # Seconds of work a chunk should hold at least: a round trip to a worker
+        # costs 20 µs-1 ms (more on a loaded machine), so chunks of cheap runs are
+        # merged (failure_simple's shrink steps: one round trip each instead of four).
+        MIN_CHUNK_SECONDS = 0.002
+        # Runs in the probe that opens a check, split over the workers.
+        PROBE = 8
+        # Each chunk after the probe holds 1 / (workers * SPREAD) of the runs
+        # still to send: large at first (few round trips), small at the end.
+        SPREAD = 2
+
+        # @return [Integer] how many shrink candidates to hand over per call
+        def batch_size = @size * BATCH_PER_WORKER
+
+        private
+
+        def start_chunking
+          @limit = @size * IN_FLIGHT
+          @per_run = nil # seconds of a typical run, as the latest chunk reported (round trips excluded)
+          @probe_left = PROBE # runs of the opening probe not sent yet
+        end
+
+        # @param left [Integer] cases not sent yet
+        # @param in_flight [Integer] chunks out
+        # @return [Integer, nil] the next chunk's runs; nil to wait for the probe
+        def chunk_size(left, in_flight)
+          return probe_slice(left) if @per_run.nil? && @probe_left.positive?
+          return nil if @per_run.nil? && in_flight.positive?
+
+          share = share_of(left)
+          @per_run ? [share, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max.clamp(1, left) : share
+        end
+
+        # The runs of the next chunk before the MIN_CHUNK_SECONDS floor.
+        # @return [Integer]
+        def share_of(left) = (left.to_f / (@size * SPREAD)).ceil
+
+        # How many slices the probe is cut into: one per worker.
+        # @return [Integer]
+        def probe_slices = @size
+
+        def probe_slice(left)
+          size = [(PROBE.to_f / probe_slices).ceil, @probe_left, left].min
+          @probe_left -= size
+          size
+        end
+
+        # The latest chunk's typical run (Handler.typical: the lower median of
+        # its passing runs, so a cold worker's first runs do not count);
+        # a chunk whose every run failed or was skipped teaches nothing.
+        def learn(per_run)
+          @per_run = per_run if per_run
+        end
+      end
+    end
+  end
+end

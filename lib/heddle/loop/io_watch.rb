@@ -1,0 +1,112 @@
+# frozen_string_literal: true
+
+module Heddle
+  class EventLoop
+    # The loop's IO readiness registry: for every IO and direction, the
+    # evaluations waiting on it (any number of them, unlike Concurrently which
+    # allows one per IO). Two back ends share this interface and behaviour,
+    # chosen once per process ({.backend}):
+    #
+    # - {Selectors::NIOWatch}: nio4r's epoll (kqueue, ...) selector keeps the
+    #   registrations in the kernel, so a poll costs O(ready IOs), not
+    #   O(watched IOs). Used when nio4r's C extension loads.
+    # - {Selectors::SelectWatch}: IO.select over the watched IOs, O(watched)
+    #   per poll; no compiled gem needed. The fallback.
+    #
+    # Set HEDDLE_SELECTOR=select or HEDDLE_SELECTOR=nio4r to force one
+    # (docs/core.md, "Choosing the selector").
+    #
+    # Registrations are kept across waits: an IO stays watched until the loop
+    # went to sleep a few times without anyone waiting on it. Every
+    # non-blocking poll (a "sweep") wakes the waiters of the ready IOs and
+    # remembers the ready IOs nobody waits for as one-shot *readiness
+    # tokens*, valid until the next sweep: a wait that finds a token takes it
+    # and returns at once. One poll thus serves a whole batch of waits
+    # (bench wait_methods "await_readable"). Blocking waits only wake for IOs
+    # somebody waits on. Closing a watched IO wakes its waiters. As with any
+    # readiness API a wake can be stale (another evaluation read the IO
+    # first): read with read_nonblock and wait again on :wait_readable, as
+    # IO#await_read does.
+    #
+    # Interface (what EventLoop, Heddle.await_readable and the scheduler call):
+    # +empty?+, +watching?+, +waiting?+, +take_readable(io)+,
+    # +take_writable(io)+, +add_reader(io, waiter)+, +add_writer+,
+    # +remove_reader+, +remove_writer+, +sweep+, +wait(timeout, wake_io)+ and
+    # +clear+; waiters respond to +__io_ready__+.
+    class IOWatch
+      # Times the loop may go to sleep before an idle registration (no waiter,
+      # no token taken since) is dropped. Counted in sleeps, not sweeps: a
+      # busy loop sweeps once per round, and a batch of waits on many IOs
+      # must not evict its own registrations before it gets to them.
+      IDLE_SLEEPS = 4
+      # Sweeps that count as one sleep for that ageing, in a loop that sweeps
+      # without ever sleeping (a Heddle.run whose IO is always ready, as over
+      # loopback): without it such a loop kept every registration for good,
+      # and the ones of IO objects nobody closes (Ruby's socket calls wait
+      # through a temporary IO for the descriptor) piled up, 4 a round in
+      # the soak's sockets load (issue 17's 10-minute soak: +20% RSS).
+      SWEEPS_PER_SLEEP = 1024
+
+      # HEDDLE_SELECTOR values and the back ends they name.
+      SELECTORS = %w[select nio4r].freeze
+
+      # Raised when HEDDLE_SELECTOR names no back end, or one that cannot load.
+      class SelectorError < Error; end
+
+      class << self
+        # @return [IOWatch] a registry of the chosen back end's class (this
+        #   very class is never instantiated); IO.select's in a Ractor other
+        #   than the main one, where nio4r's extension (not Ractor-safe) may
+        #   not run and the choice may not be memoized
+        def new
+          return super unless equal?(IOWatch)
+
+          Ractor.current.equal?(Ractor.main) ? backend.new : Selectors::SelectWatch.new
+        end
+
+        # The back end every new loop uses, chosen on first use from
+        # HEDDLE_SELECTOR, else nio4r when its C extension loads, else IO.select.
+        # @return [Class] a subclass of IOWatch
+        # @raise [SelectorError] when HEDDLE_SELECTOR is set to something else
+        #   than "select" or "nio4r", or to "nio4r" where it does not load
+        # @example
+        #   Heddle::EventLoop::IOWatch.backend # => Heddle::EventLoop::Selectors::NIOWatch
+        def backend
+          @backend ||= choose(ENV.fetch("HEDDLE_SELECTOR", nil))
+        end
+
+        # Sets the back end of loops created from now on (tests run both).
+        # @!attribute [w] backend
+        #   @param value [Class, nil] a subclass of IOWatch; nil: choose again
+        attr_writer :backend
+
+        # @param name [String, nil] "select", "nio4r", or nil/"" for the best available
+        # @return [Class] the back end +name+ stands for
+        # @raise [SelectorError] see {.backend}
+        def choose(name)
+          case name
+          when nil, "" then Selectors::NIOWatch.available? ? Selectors::NIOWatch : Selectors::SelectWatch
+          when "select" then Selectors::SelectWatch
+          when "nio4r" then Selectors::NIOWatch.tap(&:new) # raises when nio4r does not load
+          else raise SelectorError, "HEDDLE_SELECTOR=#{name.inspect} names no selector: use one of #{SELECTORS.inspect}"
+          end
+        end
+      end
+
+      # @return [Integer] evaluations waiting on an IO (a reader, no Ruby
+      #   frame: EventLoop#nothing_due? asks on every `wait 0`, bench
+      #   wait_methods "wait 0")
+      attr_reader :waiting
+
+      # @return [Boolean] true when no evaluation waits on an IO
+      def empty?
+        @waiting.zero?
+      end
+
+      # @return [Boolean] true when some evaluation waits on an IO
+      def waiting?
+        @waiting.positive?
+      end
+    end
+  end
+end

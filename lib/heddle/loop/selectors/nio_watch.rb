@@ -1,0 +1,345 @@
+# frozen_string_literal: true
+
+module Heddle
+  class EventLoop
+    module Selectors
+      # IOWatch over nio4r's selector (libev: epoll on Linux, kqueue on the
+      # BSDs): registrations live in the kernel, so a poll costs O(ready
+      # IOs) however many IOs are watched (bench messages "heddle fibers over
+      # pipes", scheduler "pipe round trip"; docs/core.md, "Choosing the
+      # selector").
+      #
+      # One NIO::Monitor per IO carries the IO's {Registration}. A direction
+      # is *armed* (in the monitor's interests) from its first waiter on, and
+      # stays armed while idle so that sweeps can leave readiness tokens. The
+      # kernel's readiness is level-triggered, so an armed direction that is
+      # ready while nobody waits would be reported again and again: a
+      # blocking wait disarms it at once (it must not spin), a sweep when
+      # DISARM_SWEEPS tokens in a row went untaken. The next waiter arms it
+      # again.
+      #
+      # The kernel forgets a closed descriptor without telling anyone, so
+      # closed IOs are found by a scan of the registrations (IO#closed?),
+      # which also drops the long-idle ones: before every sleep while at
+      # most SCAN_ALWAYS IOs are registered, else at most every
+      # SCAN_INTERVAL seconds (sleeps are cut short to it), and every
+      # SCAN_SWEEPS sweeps of a loop that never sleeps.
+      class NIOWatch < IOWatch
+        # One IO's waiters per direction, the armed directions (READ|WRITE
+        # bits), per direction the sweep that left a readiness token and the
+        # first sweep of a run of untaken ones, and the sleep count of its
+        # last use.
+        Registration = Struct.new(:io, :monitor, :readers, :writers, :armed, :read_token, :write_token, :used,
+                                  :read_since, :write_since)
+
+        READ = 1
+        WRITE = 2
+        # nio4r's interests for each combination of armed bits.
+        INTERESTS = [nil, :r, :w, :rw].freeze
+
+        # Consecutive sweeps an idle, ready direction may leave untaken
+        # tokens before it is disarmed: reporting it costs ~0.3 µs a sweep,
+        # so 64 of them cost about what a disarm, a re-arm (two epoll_ctl)
+        # and the extra loop round of the next waiter cost. The limit is at
+        # least twice the registrations: IOs awaited in turn (bench
+        # wait_methods "await_readable": 100 ready pipes) see one sweep per
+        # IO while they warm up, and disarming them then kept every later
+        # await paying an arm, a sweep and a disarm (30k/s instead of 1M/s).
+        DISARM_SWEEPS = 64
+
+        # Up to this many registrations, every sleep scans them all (a few µs).
+        SCAN_ALWAYS = 256
+        # Beyond, seconds between scans: a waiter of an IO closed under it is
+        # woken at most this late once the loop has nothing else to do.
+        SCAN_INTERVAL = 0.05
+        # A loop that never sleeps scans every this many sweeps.
+        SCAN_SWEEPS = SWEEPS_PER_SLEEP
+
+        extend NIOLoader
+
+        # @raise [SelectorError] when nio4r's C extension does not load
+        def initialize
+          super
+          unless NIOWatch.available?
+            raise SelectorError, "nio4r's C extension does not load (#{NIOWatch.load_error}): add gem \"nio4r\", " \
+                                 "\"~> 2.7\" to the Gemfile, or use HEDDLE_SELECTOR=select"
+          end
+
+          @regs = {}.compare_by_identity
+          @dead = []
+          @waiting = 0
+          @sweeps = 0
+          @sleeps = 0
+          @countdown = SCAN_SWEEPS
+          @next_scan = 0.0
+          @idle_before = 0
+          @woke = false
+          @selector = @wake_io = nil
+        end
+
+        # @return [Boolean] true while some IO is registered (waited on, or
+        #   idle but kept for the next waits)
+        def watching?
+          !@regs.empty?
+        end
+
+        # Takes the readiness token of +io+ for reading, if the last sweep left one.
+        # @param io [IO]
+        # @return [Boolean]
+        def take_readable(io)
+          reg = @regs[io] or return false
+          return false unless reg.read_token == @sweeps
+
+          reg.read_token = nil
+          reg.used = @sleeps
+          true
+        end
+
+        # Takes the readiness token of +io+ for writing, if the last sweep left one.
+        # @param io [IO]
+        # @return [Boolean]
+        def take_writable(io)
+          reg = @regs[io] or return false
+          return false unless reg.write_token == @sweeps
+
+          reg.write_token = nil
+          reg.used = @sleeps
+          true
+        end
+
+        # @param io [IO]
+        # @param waiter [#__io_ready__]
+        # @return [void]
+        def add_reader(io, waiter)
+          reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0))
+          arm(reg, READ) if reg.armed.nobits?(READ)
+          reg.readers << waiter
+          reg.used = @sleeps
+          @waiting += 1
+        end
+
+        # @param io [IO]
+        # @param waiter [#__io_ready__]
+        # @return [void]
+        def add_writer(io, waiter)
+          reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0))
+          arm(reg, WRITE) if reg.armed.nobits?(WRITE)
+          reg.writers << waiter
+          reg.used = @sleeps
+          @waiting += 1
+        end
+
+        # @param io [IO]
+        # @param waiter [#__io_ready__]
+        # @return [void]
+        def remove_reader(io, waiter)
+          reg = @regs[io] or return
+          @waiting -= 1 if reg.readers.delete(waiter)
+          reg.used = @sleeps
+        end
+
+        # @param io [IO]
+        # @param waiter [#__io_ready__]
+        # @return [void]
+        def remove_writer(io, waiter)
+          reg = @regs[io] or return
+          @waiting -= 1 if reg.writers.delete(waiter)
+          reg.used = @sleeps
+        end
+
+        # Asks the kernel which armed IOs are ready, without blocking: wakes
+        # their waiters, leaves tokens for the others.
+        # @return [void]
+        def sweep
+          @sweeps += 1
+          wake_dead unless @dead.empty?
+          scan(age: true) if (@countdown -= 1).zero?
+          ready = @selector&.select(0) or return
+
+          ready.each { |monitor| swept(monitor) }
+        end
+
+        # Blocks up to +timeout+ seconds (nil: forever) until an IO somebody
+        # waits on, or +wake_io+, is ready; wakes those IOs' waiters.
+        # @param timeout [Numeric, nil]
+        # @param wake_io [IO] the loop's wake-up pipe
+        # @return [Boolean] true when +wake_io+ was readable
+        def wait(timeout, wake_io)
+          @sleeps += 1
+          # With nothing registered the wake-up pipe alone is watched: no
+          # selector (and no epoll descriptor) for loops that only sleep.
+          # (IO.select calls no scheduler hook on Ruby 3.1; wait_readable would.)
+          return !IO.select([wake_io], nil, nil, timeout).nil? if @regs.empty? # rubocop:disable Lint/IncompatibleIoSelectWithFiberScheduler
+
+          timeout = before_sleep(timeout) or return false
+          ready = selector_with(wake_io).select(timeout) or return false
+          woke = false
+          ready.each do |monitor|
+            reg = monitor.value
+            reg ? waited(reg, monitor) : woke = true
+          end
+          woke
+        end
+
+        # Forgets every waiter and registration, and the selector with them
+        # (a forked child must not touch the kernel registrations it shares
+        # with its parent: it starts with a fresh selector).
+        # @return [void]
+        def clear
+          @regs.clear
+          @dead.clear
+          @waiting = 0
+          @selector&.close
+          @selector = @wake_io = nil
+        end
+
+        private
+
+        def selector
+          @selector ||= NIO::Selector.new
+        end
+
+        def selector_with(wake_io)
+          return @selector if wake_io.equal?(@wake_io)
+
+          selector.deregister(@wake_io) if @wake_io
+          selector.register(wake_io, :r) # its monitor's value stays nil
+          @wake_io = wake_io
+          @selector
+        end
+
+        # Adds +bit+ to the armed directions of +reg+ (registering its IO on
+        # first use). A closed IO cannot be registered: its waiters are woken
+        # at the next poll, as IO.select's IOError would have done.
+        def arm(reg, bit)
+          armed = reg.armed | bit
+          if (monitor = reg.monitor)
+            monitor.interests = INTERESTS[armed]
+          else
+            (reg.monitor = selector.register(reg.io, INTERESTS[armed])).value = reg
+          end
+          reg.armed = armed
+        rescue IOError, Errno::EBADF
+          @dead << reg
+        end
+
+        def disarm(reg, bit)
+          armed = reg.armed & ~bit
+          reg.monitor.interests = INTERESTS[armed]
+          reg.armed = armed
+        end
+
+        # A monitor a sweep found ready: wake its waiters, or leave a token.
+        def swept(monitor)
+          reg = monitor.value or return # the wake-up pipe
+          return drop(reg) if reg.io.closed?
+
+          swept_ready(reg, READ, reg.readers) if monitor.readable?
+          swept_ready(reg, WRITE, reg.writers) if monitor.writable?
+        end
+
+        def swept_ready(reg, bit, waiters)
+          waiters.empty? ? unwaited(reg, bit) : waiters.each(&:__io_ready__)
+        end
+
+        # Ready in direction +bit+ with nobody waiting: leave a token, or
+        # disarm when the tokens of the last DISARM_SWEEPS sweeps all went
+        # untaken.
+        def unwaited(reg, bit)
+          read = bit == READ
+          token = read ? reg.read_token : reg.write_token
+          if token != @sweeps - 1 # a new run of untaken tokens starts
+            read ? reg.read_since = @sweeps : reg.write_since = @sweeps
+          elsif @sweeps - (read ? reg.read_since : reg.write_since) >= disarm_sweeps
+            return disarm(reg, bit)
+          end
+          read ? reg.read_token = @sweeps : reg.write_token = @sweeps
+        end
+
+        def disarm_sweeps
+          [@regs.size * 2, DISARM_SWEEPS].max
+        end
+
+        # A monitor a blocking wait found ready: wake, or disarm at once.
+        def waited(reg, monitor)
+          return drop(reg) if reg.io.closed?
+
+          waited_ready(reg, READ, reg.readers) if monitor.readable?
+          waited_ready(reg, WRITE, reg.writers) if monitor.writable?
+        end
+
+        def waited_ready(reg, bit, waiters)
+          waiters.empty? ? disarm(reg, bit) : waiters.each(&:__io_ready__)
+        end
+
+        # Scans before a blocking wait (see the class comment).
+        # @return [Numeric, nil, false] the timeout to sleep with; false when
+        #   the scan woke a waiter (there is work: do not sleep)
+        def before_sleep(timeout)
+          return (scan ? false : timeout) if @regs.size <= SCAN_ALWAYS
+
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          if now >= @next_scan
+            @next_scan = now + SCAN_INTERVAL
+            return false if scan
+
+            timeout
+          else
+            left = @next_scan - now
+            timeout && timeout < left ? timeout : left
+          end
+        end
+
+        # Wakes the waiters of closed IOs and drops them, and the idle
+        # registrations of open IOs.
+        # @param age [Boolean] true when SCAN_SWEEPS sweeps went by with no
+        #   scan before a sleep: the loop does not sleep, so they age the
+        #   registrations as a sleep would (IOWatch::SWEEPS_PER_SLEEP)
+        # @return [Boolean] whether a waiter was woken
+        def scan(age: false)
+          @sleeps += 1 if age
+          @countdown = SCAN_SWEEPS
+          @idle_before = @sleeps - IDLE_SLEEPS
+          @woke = false
+          @regs.delete_if { |io, reg| stale?(io, reg) }
+          @woke
+        end
+
+        # @return [Boolean] whether +reg+ goes: its IO is closed (its waiters
+        #   are woken) or it is idle
+        def stale?(io, reg)
+          waited = !(reg.readers.empty? && reg.writers.empty?)
+          if io.closed?
+            @woke ||= waited
+            release(reg)
+          elsif !waited && reg.used < @idle_before
+            reg.monitor&.close
+            true
+          else
+            false
+          end
+        end
+
+        def wake_dead
+          @dead.each { |reg| drop(reg) }
+          @dead.clear
+        end
+
+        # Drops +reg+ (its IO was closed) and wakes its waiters: their next
+        # read or write reports the closed stream instead of hanging.
+        def drop(reg)
+          release(reg) if @regs[reg.io].equal?(reg) && @regs.delete(reg.io)
+        end
+
+        # @return [true]
+        def release(reg)
+          @waiting -= reg.readers.size + reg.writers.size
+          reg.readers.each(&:__io_ready__)
+          reg.writers.each(&:__io_ready__)
+          reg.monitor&.close
+          true
+        end
+      end
+    end
+  end
+end

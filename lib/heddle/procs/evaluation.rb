@@ -1,0 +1,265 @@
+# frozen_string_literal: true
+
+module Heddle
+  # The state of one flow of control that can wait: a concurrent proc's run
+  # ({Proc::Evaluation}) or a fiber outside any concurrent proc (a "root"
+  # evaluation, e.g. the main fiber of a thread). A root evaluation that
+  # waits runs its thread's {EventLoop} until it is resumed.
+  #
+  # Methods named +__x__+ are messages of {Protocol} (between evaluations,
+  # the loop and the pooled fibers): public for speed, not for users.
+  class Evaluation
+    # Raised on misuse of an evaluation (resuming one that is not waiting, ...).
+    class Error < Heddle::Error; end
+
+    # Raised by a wait that gives up after its +within:+ seconds.
+    class TimeoutError < Error
+      include Heddle::TimeoutError
+    end
+
+    # The result of an evaluation cancelled because its parent was concluded.
+    class CancelledError < Error; end
+    # Raised by a wait from another thread for an evaluation whose own thread
+    # ended before concluding it: nothing can run it any more.
+    class LoopGoneError < Error; end
+
+    # The fiber-local key holding the fiber's evaluation (or its pooled fiber).
+    FIBER_KEY = :__heddle_evaluation__
+    # Default +timeout_result+: raise {TimeoutError} instead of returning a value.
+    TIMEOUT = Object.new.freeze
+
+    class << self
+      # @return [Evaluation] the evaluation of the current fiber (a root
+      #   evaluation outside concurrent procs)
+      # @example
+      #   Heddle.concurrently { Heddle::Evaluation.current }.await_result # => #<Heddle::Proc::Evaluation ...>
+      def current
+        (Thread.current[FIBER_KEY] || __bind__).__evaluation__
+      end
+
+      # Gives the current fiber its root evaluation.
+      # @return [Evaluation]
+      def __bind__
+        Thread.current[FIBER_KEY] = Evaluation.new(EventLoop.current)
+      end
+
+      # The text appended to misuse errors, saying how to investigate.
+      # @param evaluation [Evaluation]
+      # @return [String]
+      def notice_for(evaluation)
+        "  Evaluation id: #{evaluation.__id__.to_s(36)}\n  " \
+          "Call Heddle::Evaluation#waiting? and #concluded? to check its state first.\n"
+      end
+    end
+
+    # Phases of +@state+: one Integer instead of a flag per state, so that
+    # a Proc::Evaluation gets by with few instance variables. Ruby 3.1 gives
+    # every instance an ivar table sized to all the ivars its class ever
+    # used: 14 made an evaluation 144 bytes, 5 make it 80, and fresh memory
+    # is what a GC-off benchmark pays for (bench call_methods_waiting,
+    # docs/core.md "Fourth pass").
+    RUNNING = 0   # running, or a root evaluation that is not waiting
+    CONCLUDED = 1 # has its result (Proc::Evaluation); with RUNNING: nothing to settle
+    PENDING = 2   # queued to start (a Proc::Evaluation from call_detached)
+    ZERO_WAIT = 3 # waiting for the loop's next round (a zero-second wait)
+    WAITING = 4   # waiting for a resume, a timer or IO
+    SCHEDULED = 5 # resumed; its run-queue entry has not run yet
+    RESUMED = 6   # root: its entry ran, the loop in its fiber may return
+
+    # @param loop [EventLoop] the loop of the thread the evaluation belongs to
+    def initialize(loop)
+      @loop = loop
+      @state = RUNNING
+    end
+
+    # @!attribute [r] __loop__
+    #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
+    attr_reader :loop
+    alias __loop__ loop
+    remove_method :loop # Kernel#loop stays loop
+
+    # @return [Evaluation] self (a pooled fiber answers its evaluation)
+    def __evaluation__
+      self
+    end
+
+    # Root evaluations do not track children (1,000,000 pending evaluations
+    # started from the main fiber would all be kept alive by it).
+    # @return [void]
+    def __adopt__(_child); end
+
+    # @return [Boolean] true while the evaluation waits to be resumed
+    def waiting?
+      (state = @state) == WAITING || state == ZERO_WAIT
+    end
+
+    # Schedules the waiting evaluation to resume; its wait returns +value+.
+    # From another thread the resume is handed to the evaluation's own loop
+    # (and applied there if it is still waiting then).
+    # @param value [Object] what the wait returns
+    # @return [:resumed]
+    # @raise [Evaluation::Error] when it is already scheduled or not waiting
+    # @example
+    #   evaluation = Heddle.concurrently { Heddle.await_resume! }
+    #   Heddle.wait 0
+    #   evaluation.resume! :go
+    #   evaluation.await_result # => :go
+    def resume!(value = nil)
+      unless Thread.current.equal?(@loop.thread)
+        @loop.deliver(self, :__wake__, value)
+        return :resumed
+      end
+      raise self.class::Error, "already scheduled\n#{Evaluation.notice_for(self)}" if @state == SCHEDULED
+      raise self.class::Error, "not waiting\n#{Evaluation.notice_for(self)}" unless waiting?
+
+      schedule(value)
+      :resumed
+    end
+
+    # Resumes the evaluation if it is waiting, else does nothing; safe from
+    # any thread.
+    # @param value [Object]
+    # @return [void]
+    def __wake__(value)
+      if Thread.current.equal?(@loop.thread)
+        schedule(value) if (state = @state) == WAITING || state == ZERO_WAIT
+      else
+        @loop.deliver(self, :__wake__, value)
+      end
+    end
+
+    # Run by the loop: marks the root evaluation resumed; the loop running in
+    # its fiber then returns from its wait.
+    # @return [Evaluation, nil] self, unless the entry was stale
+    def __run__
+      if (stale = @stale)
+        @stale = stale > 1 ? stale - 1 : nil
+        return
+      end
+      return unless @state == SCHEDULED
+
+      @state = RESUMED
+      self
+    end
+
+    # A root evaluation's resume is never run by a proc fiber.
+    # @return [false]
+    def __chain_into__(_worker)
+      false
+    end
+
+    # @return [Boolean] whether the root evaluation was resumed
+    def __resumed__
+      @state == RESUMED
+    end
+
+    # @return [void]
+    def __timeout__(timer)
+      return unless @timer.equal?(timer)
+
+      @timer = nil
+      schedule(timer.value) if @state == WAITING
+    end
+
+    # @return [void]
+    def __io_ready__
+      schedule(true) if @state == WAITING
+    end
+
+    # Suspends until resumed: here, by running the loop in this fiber.
+    # @param within [Numeric, nil] seconds until the wait times out
+    # @param timeout_result [Object] returned on timeout ({TIMEOUT}: raise)
+    # @return [Object] the resume value
+    def __await__(within, timeout_result)
+      @state = WAITING
+      @timer = @loop.add_timer(within, self, timeout_result) if within
+      @loop.run_until(self)
+      value = @run_value
+      @run_value = nil
+      raise TimeoutError, "evaluation timed out after #{within} second(s)" if TIMEOUT.equal?(value)
+
+      value
+    ensure
+      settle
+    end
+
+    # Waits +seconds+ (0: lets everything already scheduled run first).
+    # @return [true]
+    def __wait__(seconds)
+      return __await__(seconds, true) if seconds.positive?
+      # Outside a concurrent proc, with nothing runnable or due, the round
+      # would run this wait alone: skip it (bench wait_methods "wait 0":
+      # ~1 us -> ~0.1 us). A proc's wait 0 always suspends (call_nonblock
+      # returns its evaluation), see Proc::Evaluation#__wait__.
+      return true if @loop.nothing_due?
+
+      wait_zero
+    end
+
+    # The loop's zero-second wait is due: queue the resume. No token check:
+    # the phase tells whether the wait still stands, since every zero wait
+    # registered in a round is due at the start of the next, before any run
+    # that could have ended this wait and started another.
+    # @return [void]
+    def __zero__(_token)
+      return unless @state == ZERO_WAIT
+
+      # schedule(true) inlined (wait_methods "wait 0"): no timer
+      @state = SCHEDULED
+      @run_value = true
+      @loop.queue << self
+    end
+
+    private
+
+    # Suspends until the next round (a zero-second wait).
+    # @return [true]
+    def wait_zero
+      @state = ZERO_WAIT
+      @loop.add_zero_wait(self)
+      @loop.run_until(self)
+      value = @run_value
+      @run_value = nil
+      value
+    ensure
+      settle
+    end
+
+    # Queues the resume of the waiting evaluation.
+    # @param value [Object] what the wait returns
+    # @return [void]
+    def schedule(value)
+      @state = SCHEDULED
+      if (timer = @timer)
+        @timer = nil
+        @loop.cancel_timer(timer)
+      end
+      @run_value = value
+      @loop.queue << self
+    end
+
+    # Leaves the waiting state for good, whatever ended the wait: entries
+    # still queued for it go stale.
+    def settle
+      if (timer = @timer)
+        @timer = nil
+        @loop.cancel_timer(timer)
+      end
+      state = @state
+      return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
+
+      if state == SCHEDULED # its queued entry no longer stands for it
+        @stale = (@stale || 0) + 1
+        @run_value = nil
+      end
+      @state = RUNNING
+    end
+
+    # In a forked child the forking fiber is the only one left, and Ruby
+    # makes it the thread's root fiber: nothing resumed it, so it cannot
+    # yield to a loop. Forked inside a concurrent proc, it forgets that proc
+    # and gets a root evaluation on its next wait, which runs the child's
+    # fresh loop itself (issue 14: the child's first wait raised FiberError).
+    EventLoop.on_fork { Thread.current[FIBER_KEY] = nil }
+  end
+end

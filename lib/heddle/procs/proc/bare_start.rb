@@ -1,0 +1,36 @@
+# frozen_string_literal: true
+
+module Heddle
+  # :nodoc: see proc.rb
+  class Proc
+    # A {Proc#call_and_forget} without arguments queues the proc itself, not
+    # a {QueuedCall}: nothing needs to be kept but the proc. This module makes a
+    # proc a run-queue entry: the loop starts it in a pooled fiber
+    # ({#__run__}), or a pooled fiber that just finished takes it in place
+    # ({#__chain_into__}), as it does a QueuedCall. No QueuedCall is taken from and given
+    # back to the loop's free list per call (bench call_methods
+    # "conproc.call_and_forget"; bench/scripts/core/fresh_probe.rb cf).
+    module BareStart
+      # Starts the proc without arguments (or holds it back while too many
+      # fibers are live; it comes back here when one is free).
+      # @return [Object] what the pooled fiber returned
+      def __run__
+        loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__loop__
+        pooled = PooledFiber.take(loop, self) or return
+        pooled.__start__(self, Arguments::EMPTY, nil)
+      rescue FiberRefusedError => e
+        trigger(:error, e)
+      end
+
+      # A free pooled fiber that finished its job runs this start next, in place.
+      # @param pooled [PooledFiber]
+      # @return [true]
+      def __chain_into__(pooled)
+        pooled.__take__(self, Arguments::EMPTY, nil)
+        true
+      end
+    end
+
+    include BareStart
+  end
+end

@@ -1,0 +1,266 @@
+# frozen_string_literal: true
+
+module Heddle
+  class Proc
+    # Raised when the OS refuses a new fiber (too many live fibers: on this
+    # machine vm.max_map_count allows about 30k).
+    class FiberRefusedError < Heddle::Error; end
+
+    # A pooled fiber that runs concurrent procs one after the other. It is the
+    # fiber-local "evaluation context" of its fiber: `Evaluation.current`
+    # asks it for the evaluation it is running, created lazily, so a
+    # call_nonblock that never waits allocates no evaluation at all.
+    #
+    # Protocol with whoever resumes the fiber: a resume returns SUSPENDED when
+    # the proc waits, a {Failure} when it raised, else the proc's result.
+    #
+    # The code here is the hot path of every call method (bench suites
+    # call_methods and call_methods_waiting): it avoids method calls where
+    # an instance variable will do.
+    class PooledFiber
+      # What a resume returns instead of a result: one class test tells the
+      # common case (a result) from both signals (bench call_methods
+      # "conproc.call_nonblock").
+      class Signal; end # rubocop:disable Lint/EmptyClass -- a marker class, tested with ===
+      SUSPENDED = Signal.new.freeze
+      # {#work} is each pooled fiber's body, entered once per fiber: warmed
+      # up so that YJIT compiles it (bench call_methods "heddle conproc.call").
+      WARM_UP = YJITWarmUp.new { allocate.__send__(:work, true) }
+      # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
+      class Failure < Signal
+        # @return [Exception]
+        attr_reader :error
+
+        # @param error [Exception]
+        def initialize(error)
+          super()
+          @error = error
+        end
+      end
+
+      class << self
+        # A pooled fiber for a start the loop runs (an evaluation's, a QueuedCall's, a bare
+        # proc's): an idle one from +loop+'s pool, else a new one unless
+        # EventLoop#max_live_fibers are alive, in which case +entry+ is held
+        # back until a fiber is free.
+        # @param loop [EventLoop]
+        # @param entry [#__run__] the start, held back if no fiber may be made
+        # @return [PooledFiber, false] false when +entry+ was held back
+        # @raise [FiberRefusedError] when the OS refuses the fiber
+        def take(loop, entry)
+          # delete_at(-1), not pop: see EventLoop#pool.
+          loop.pool.delete_at(-1) || (loop.fiber_for?(entry) && create(loop))
+        end
+
+        # @param loop [EventLoop]
+        # @return [PooledFiber] a new, started pooled fiber
+        # @raise [FiberRefusedError] when the OS refuses the fiber
+        def create(loop)
+          WARM_UP.warm if YJITWarmUp.main_ractor?
+          pooled = new(loop)
+          loop.count_fiber(1)
+          pooled
+        rescue FiberError, NoMemoryError, Errno::ENOMEM => e
+          raise FiberRefusedError, "cannot create a fiber for a concurrent proc (#{e.class}: #{e.message}); " \
+                                   "#{loop.fibers} exist. Wait for some to finish (or lower " \
+                                   "EventLoop#max_live_fibers) before starting more."
+        end
+      end
+
+      # @return [Fiber]
+      attr_reader :fiber
+      # @return [Proc::Evaluation, nil] the evaluation of the run, once made (a
+      #   reader, no Ruby frame: a suspended call/call_nonblock always has one;
+      #   bench call_methods_waiting "waiting call_nonblock")
+      attr_reader :evaluation
+      # @return [EventLoop::Timer, nil] the timer of the current wait of its evaluation
+      attr_accessor :wait_timer
+      # @return [Object] what the evaluation's next resume returns (true unless set)
+      attr_accessor :resume_value
+
+      # @param loop [EventLoop]
+      def initialize(loop)
+        @loop = loop
+        @pool = loop.pool
+        @evaluation = nil
+        @wait_timer = nil
+        @resume_value = true
+        @fiber = Fiber.new(blocking: false) { work(false) }
+        # Resume once now, so that a refused stack shows up here, where the
+        # caller gets a clear error, and not in the middle of a start.
+        @fiber.resume
+      end
+
+      # @!attribute [r] __loop__
+      #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
+      attr_reader :loop
+      alias __loop__ loop
+      remove_method :loop # Kernel#loop stays loop
+
+      # Runs +proc+ with +args+ in this pooled fiber until it finishes or
+      # waits, for the loop: when done, the pooled fiber may start the round's next
+      # start itself (EventLoop#chain).
+      # @param proc [Heddle::Proc]
+      # @param args [Array]
+      # @param evaluation [Proc::Evaluation, nil] nil: created if the proc waits
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __start__(proc, args, evaluation)
+        @proc = proc
+        @args = args
+        @evaluation = evaluation
+        @chain = true
+        @fiber.resume
+      end
+
+      # {#__start__} for Proc#call and #call_nonblock: a start outside the
+      # loop's round, which never chains (the evaluation is made lazily).
+      # @param proc [Heddle::Proc]
+      # @param args [Array]
+      # @param parent [#__adopt__] who adopts the evaluation if one is made
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __call__(proc, args, parent)
+        @proc = proc
+        @args = args
+        @parent = parent
+        @chain = false
+        @fiber.resume
+      end
+
+      # Resumes the waiting proc with the value its evaluation's resume left
+      # (see Proc::Evaluation#schedule), for the loop (it may chain).
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __resume_kept__
+        value = @resume_value
+        @resume_value = true
+        @chain = true
+        @fiber.resume(value)
+      end
+
+      # Resumes the waiting proc with +value+ (the cancel signal) from
+      # outside the loop's round: when done it must not chain. The wait's
+      # timer and any resume value kept for it go. The cancelled evaluation
+      # is concluded and keeps its result; the unwinding's ensure blocks may
+      # still wait (a puts, a sleep), so their waits get a fresh evaluation
+      # of their own that nobody awaits.
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __cancel__(value)
+        __drop_wait_timer__
+        @resume_value = true
+        @chain = false
+        @evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
+        @fiber.resume(value)
+      end
+
+      # Cancels the timer of the current wait, if it has one (the wait was
+      # resumed, cancelled or left by an exception).
+      # @return [void]
+      def __drop_wait_timer__
+        timer = @wait_timer or return
+        @wait_timer = nil
+        @loop.cancel_timer(timer)
+      end
+
+      # Takes the next job while running in its fiber (EventLoop#chain).
+      # @return [void]
+      def __take__(proc, args, evaluation)
+        @proc = proc
+        @args = args
+        @evaluation = evaluation
+      end
+
+      # @return [Proc::Evaluation] the evaluation being run (created on demand)
+      def __evaluation__
+        @evaluation ||= begin # rubocop:disable Naming/MemoizedInstanceVariableName -- set by __start__ too
+          evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
+          @parent&.__adopt__(evaluation)
+          evaluation
+        end
+      end
+
+      # Waits +seconds+ in the proc running here. A call_and_forget run
+      # (no evaluation yet, no caller to hand one to) waits 0 on this pooled fiber
+      # alone: no evaluation is made, nobody could see it (bench
+      # call_methods_waiting "waiting call_and_forget"). Every other wait is
+      # its evaluation's.
+      # @param seconds [Numeric]
+      # @return [true]
+      def __wait__(seconds)
+        if (evaluation = @evaluation) || @parent || seconds.positive?
+          return (evaluation || __evaluation__).__wait__(seconds) # no extra call for an evaluation's run
+        end
+
+        @loop.add_zero_wait(self)
+        Fiber.yield(SUSPENDED)
+      end
+
+      # The zero wait of {#__wait__} is due: queue the resume.
+      # @return [void]
+      def __zero__(_token)
+        @loop.queue << self
+      end
+
+      # Run by the loop after {#__zero__}: resumes the zero wait.
+      # @return [Object] SUSPENDED, a Failure or the result
+      def __run__
+        @chain = true
+        @fiber.resume(true)
+      end
+
+      # A resume is never run by another pooled fiber (see EventLoop#chain).
+      # @return [false]
+      def __chain_into__(_worker)
+        false
+      end
+
+      # Children started by a proc run here become children of its evaluation.
+      # @return [void]
+      def __adopt__(child)
+        __evaluation__.__adopt__(child)
+      end
+
+      private
+
+      # rubocop:disable-next Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
+      def work(warming)
+        return if warming # see WARM_UP
+
+        Thread.current[Evaluation::FIBER_KEY] = self
+        Fiber.yield
+        pool = @pool
+        while true # `loop` would cost a block call per proc run
+          begin
+            result = @proc.__invoke__(*@args)
+            @evaluation&.__finished__(result)
+          rescue Proc::Evaluation::Cancelled
+            @evaluation&.__finished__(nil)
+            result = nil
+          rescue StandardError, ScriptError, SystemStackError => e
+            result = failed(e)
+          rescue Exception => e # rubocop:disable Lint/RescueException -- wake awaiters, let exit/Interrupt through
+            died(e)
+          end
+          @evaluation = @proc = @args = @parent = nil
+          next if @chain && @loop.chain(self)
+          break if pool.size >= EventLoop::POOL_SIZE && @loop.held.empty?
+
+          pool << self
+          Fiber.yield result
+        end
+        @loop.count_fiber(-1)
+        result
+      end
+
+      def failed(error)
+        @proc.trigger(:error, error)
+        @evaluation&.__finished__(error)
+        Failure.new(error)
+      end
+
+      def died(error)
+        @evaluation&.__finished__(error)
+        @loop.count_fiber(-1)
+        raise error
+      end
+    end
+  end
+end

@@ -1,0 +1,65 @@
+# frozen_string_literal: true
+
+module Heddle
+  class Proc
+    # A run-queue entry for {Proc#call_and_forget}: a proc and its arguments,
+    # started in a pooled fiber when the loop reaches it. Spent ones go back
+    # to the loop's free list (EventLoop#spent_calls) for the next call_and_forget:
+    # one allocation less per call (bench call_methods "conproc.call_and_forget"
+    # ~770 -> ~560 ns CPU, call_methods_waiting "waiting call_and_forget"
+    # ~3.3 -> ~2.5 us).
+    class QueuedCall
+      # A spent one from +loop+'s free list, or a new one.
+      # @param loop [EventLoop]
+      # @param proc [Heddle::Proc]
+      # @param args [Array]
+      # @return [QueuedCall]
+      def self.for(loop, proc, args)
+        # delete_at(-1), not pop: see EventLoop#pool.
+        (call = loop.spent_calls.delete_at(-1)) ? call.reuse(proc, args) : new(loop, proc, args)
+      end
+
+      # @param loop [EventLoop]
+      # @param proc [Heddle::Proc]
+      # @param args [Array]
+      def initialize(loop, proc, args)
+        @loop = loop
+        @proc = proc
+        @args = args
+      end
+
+      # A free pooled fiber that finished its job runs this one next, in place.
+      # @return [true]
+      def __chain_into__(pooled)
+        pooled.__take__(@proc, @args, nil)
+        @proc = @args = nil # recycle, inlined (bench call_methods "conproc.call_and_forget")
+        calls = @loop.spent_calls
+        calls << self if calls.size < EventLoop::POOL_SIZE
+        true
+      end
+
+      # Reuses this entry for a new run.
+      # @return [QueuedCall] self
+      def reuse(proc, args)
+        @proc = proc
+        @args = args
+        self
+      end
+
+      # Starts the proc (or holds it back while too many fibers are live).
+      # @return [void]
+      def __run__
+        loop = @loop
+        pooled = PooledFiber.take(loop, self) or return
+        proc = @proc
+        args = @args
+        @proc = @args = nil # recycle, inlined (bench call_methods_waiting "waiting call_and_forget")
+        calls = loop.spent_calls
+        calls << self if calls.size < EventLoop::POOL_SIZE
+        pooled.__start__(proc, args, nil)
+      rescue FiberRefusedError => e
+        @proc.trigger(:error, e)
+      end
+    end
+  end
+end

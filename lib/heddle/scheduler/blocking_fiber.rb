@@ -1,0 +1,110 @@
+# frozen_string_literal: true
+
+module Heddle
+  class Scheduler
+    # A reusable blocking fiber that runs system calls for the hooks. Inside
+    # a non-blocking fiber, IO::Buffer#read (and +Process::Status.wait+)
+    # would call the scheduler's hooks again: a blocking fiber calls none.
+    # Ruby 3.1 has no +Fiber.blocking { }+, and a fresh blocking fiber per
+    # call costs ~2 µs, so one fiber is kept per scheduler and resumed
+    # (~0.15 µs) for each call (bench: scheduler "pipe round trip").
+    #
+    # It never waits, so it is never resumed while it runs.
+    class BlockingFiber
+      # Whether IO::Buffer#read and #write take a buffer offset, as from Ruby
+      # 3.2 on: +(io, length, offset)+, where +length+ is the least to move and
+      # 0 asks for exactly one system call. Ruby 3.1's take +(io, length)+,
+      # +length+ being the most to move. A feature test, not a version check.
+      # (On 3.3 a read asked for more than one call's worth drops what it
+      # read when the next call would block, so length is always 0 there.)
+      OFFSETS = IO::Buffer.instance_method(:read).arity != 2
+
+      # {#serve} is the fiber's body, entered once per scheduler: warmed up
+      # so that YJIT compiles it (Heddle::YJITWarmUp).
+      WARM_UP = YJITWarmUp.new { allocate.__send__(:serve, true) }
+
+      def initialize
+        WARM_UP.warm if YJITWarmUp.main_ractor?
+        @fiber = Fiber.new(blocking: true) { serve(false) }
+      end
+
+      # One read(2) into +buffer+ (+operation+ :read) or write(2) from it
+      # (:write), or one pread(2) at file position +from+ (:pread); one
+      # method for all, as they differ only in that.
+      # @param operation [:read, :write, :pread]
+      # @param buffer [IO::Buffer]
+      # @param io [IO]
+      # @param offset [Integer] where in +buffer+ the bytes go or come from;
+      #   up to the rest of the buffer moves
+      # @param from [Integer, nil] the file position (:pread)
+      # @return [Integer, Exception] bytes moved (0 on a read: end of file),
+      #   -errno, or the error raised (a closed stream)
+      def transfer(operation, buffer, io, offset, from = nil)
+        @operation = operation
+        @target = buffer
+        @io = io
+        @offset = offset
+        @from = from
+        @fiber.resume
+      end
+
+      # Runs +callable+ outside the scheduler's reach. It must not wait.
+      # @param callable [#call]
+      # @return [Object, Exception] its result or the error it raised
+      def call(callable)
+        @operation = :call
+        @target = callable
+        @fiber.resume
+      end
+
+      private
+
+      # The call's arguments travel in instance variables: resume and yield
+      # with several values would allocate an Array per call.
+      def serve(warming)
+        return if warming # see WARM_UP
+
+        while true # rubocop:disable Style/InfiniteLoop -- `loop` costs a block call per system call
+          result = perform
+          @target = @io = nil
+          Fiber.yield(result)
+        end
+      end
+
+      def perform
+        case @operation
+        when :read then OFFSETS ? @target.read(@io, 0, @offset) : read_at(@target, @offset)
+        when :write then OFFSETS ? @target.write(@io, 0, @offset) : write_at(@target, @offset)
+        when :pread then @target.pread(@io, @from, 0, @offset)
+        else @target.call
+        end
+      rescue StandardError => e
+        e
+      end
+
+      # Ruby 3.1's IO::Buffer#read has no offset, and a slice must not stand
+      # in for one: on 3.1 a slice of a buffer over a String (IO::Buffer.for)
+      # unlocks the String again when it is collected, which raises inside
+      # the GC and aborts the VM ("[BUG] object allocation during garbage
+      # collection phase"). Past offset 0 the bytes go through a scratch
+      # buffer; Ruby's own reads and writes always start at 0.
+      def read_at(buffer, offset)
+        return buffer.read(@io, buffer.size) if offset.zero?
+
+        scratch = IO::Buffer.new(buffer.size - offset)
+        count = scratch.read(@io, scratch.size)
+        buffer.copy(scratch, offset, count, 0) if count.positive?
+        count
+      end
+
+      # See {#read_at}.
+      def write_at(buffer, offset)
+        return buffer.write(@io, buffer.size) if offset.zero?
+
+        scratch = IO::Buffer.new(buffer.size - offset)
+        scratch.copy(buffer, 0, scratch.size, offset)
+        scratch.write(@io, scratch.size)
+      end
+    end
+  end
+end

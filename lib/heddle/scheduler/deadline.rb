@@ -1,0 +1,121 @@
+# frozen_string_literal: true
+
+module Heddle
+  class Scheduler
+    # The timer behind {Scheduler#timeout_after} and {Heddle.with_timeout}:
+    # when it fires, the fiber that set it gets +exception_class+ raised
+    # where it waits (its wait's ensure blocks run, as for a thread's
+    # Timeout).
+    class Deadline
+      # What a deferred deadline raises where the fiber waits: not a
+      # StandardError, so the block's own `rescue => e` (Net::HTTP's retry
+      # on Timeout::Error, say) does not catch it; {#run} turns it into the
+      # deadline's error at the block's boundary, as Ruby's Timeout does
+      # with its internal exception.
+      class Expired < Exception # rubocop:disable Lint/InheritException -- must pass `rescue StandardError`
+        # @return [Deadline] the deadline that raised it
+        attr_reader :deadline
+
+        # @param deadline [Deadline]
+        def initialize(deadline)
+          super("deadline expired")
+          @deadline = deadline
+        end
+      end
+
+      # Checks the +seconds+ of {Heddle.with_timeout} before anything is armed.
+      # @param seconds [Object]
+      # @return [Numeric, nil] +seconds+; nil for Float::INFINITY (no limit)
+      # @raise [TypeError] unless a real number
+      # @raise [ArgumentError] when negative or NaN
+      def self.seconds!(seconds)
+        Seconds.check!(seconds, "with_timeout: seconds", :non_negative, no_limit: "Float::INFINITY")
+      end
+
+      # @param fiber [Fiber] the fiber running the timed block
+      # @param exception_class [Class]
+      # @param message [String]
+      # @param deferred [Boolean] raise {Expired} in the fiber and
+      #   +exception_class+ only at the block's boundary ({#run})
+      def initialize(fiber, exception_class, message, deferred: false)
+        @fiber = fiber
+        @exception_class = exception_class
+        @message = message
+        @deferred = deferred
+        @timer = nil
+        @due = false
+      end
+
+      # Arms the deadline on +loop+.
+      # @param loop [EventLoop]
+      # @param seconds [Numeric]
+      # @return [self]
+      def arm(loop, seconds)
+        @loop = loop
+        @timer = loop.add_timer(seconds, self, nil)
+        self
+      end
+
+      # Runs the block under the armed deadline, and disarms it after.
+      # @yieldreturn [Object]
+      # @return [Object] the block's value
+      # @raise [Exception] the deadline's error when it expired in the block
+      def run
+        yield
+      rescue Expired => e
+        raise unless e.deadline.equal?(self)
+
+        raise @exception_class, @message, e.backtrace
+      ensure
+        cancel
+      end
+
+      # Disarms the deadline: removes the timer for real if it has not
+      # fired, and drops a raise that is queued but has not run yet.
+      # @return [void]
+      def cancel
+        @due = false
+        timer = @timer or return
+        @timer = nil
+        @loop.cancel_timer(timer)
+      end
+
+      # Called by the loop when the time is up. The raise waits in the run
+      # queue: a fiber run from inside the loop's timer round could finish
+      # the loop's work while the loop goes on to sleep.
+      # @return [void]
+      def __timeout__(_timer)
+        return unless @timer
+
+        @timer = nil
+        @due = true
+        @loop.push(self)
+      end
+
+      # Run by the loop: raises in the timed fiber, unless the block finished
+      # meanwhile.
+      # @return [void]
+      def __run__
+        return unless @due
+
+        @due = false
+        # The loop may run in the timed fiber itself (a fiber outside any
+        # concurrent proc runs the loop while it waits): raise right here.
+        error = @deferred ? Expired.new(self) : @exception_class.new(@message)
+        raise error if @fiber.equal?(Fiber.current)
+
+        @fiber.raise(error) if @fiber.alive?
+      end
+
+      # A raise is never run by another proc's fiber: a proc fiber that just
+      # finished asks the run queue's next entry whether it takes it over
+      # (EventLoop#chain), and a deadline queued right behind a start is that
+      # entry (issue 14: Timeout.timeout inside Heddle.run under load).
+      # @param _worker [Object]
+      # @return [false]
+      def __chain_into__(_worker)
+        false
+      end
+    end
+  end
+end

@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Soak
+    # One reading of what a leak would grow, with the soak's progress at
+    # that moment. Read from /proc (Linux).
+    Sample = Struct.new(:seconds, :rounds, :checks, :failures, :rss_kb, :fds, :threads, :children) do
+      # The metrics the trend watches.
+      def self.metrics = %i[rss_kb fds threads children]
+
+      # Reads the process now.
+      # @param seconds [Numeric] since the soak started
+      # @param rounds [Integer]
+      # @param checks [Integer]
+      # @param failures [Integer]
+      # @return [Sample]
+      def self.take(seconds, rounds, checks, failures)
+        new(seconds, rounds, checks, failures, rss_kb, Dir.children("/proc/self/fd").size,
+            Thread.list.count(&:alive?), children)
+      end
+
+      # Reads the process once it is quiet: collects garbage (dropped pools
+      # stop their workers from finalizers), gives the allocator's free
+      # memory back ({MallocTrim}) and waits until two readings agree, for
+      # at most `limit` seconds.
+      # @return [Sample]
+      def self.settled(seconds, rounds, checks, failures, limit: 3.0)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
+        last = nil
+        loop do
+          GC.start
+          MallocTrim.call
+          now = take(seconds, rounds, checks, failures)
+          return now if now.counts == last&.counts || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+          last = now
+          sleep 0.1
+        end
+      end
+
+      # Resident set size less the pages the process has already given back
+      # with MADV_FREE ("LazyFree"): Ruby 3.3 frees the stacks of ended
+      # fibers that way, and the kernel leaves them counted in RSS until it
+      # needs the memory, so plain RSS followed the largest number of fibers
+      # alive at once so far rather than what the process holds.
+      # @return [Integer] kB
+      def self.rss_kb
+        rollup = File.read("/proc/self/smaps_rollup")
+        rollup[/^Rss:\s+(\d+)/, 1].to_i - rollup[/^LazyFree:\s+(\d+)/, 1].to_i
+      rescue SystemCallError
+        File.read("/proc/self/status")[/^VmRSS:\s+(\d+)/, 1].to_i # a kernel before 4.14
+      end
+
+      # @return [Integer] this process's child processes (zombies included)
+      def self.children
+        Dir.glob("/proc/[0-9]*/stat").count do |path|
+          File.read(path).rpartition(")").last.split[1].to_i == Process.pid
+        rescue SystemCallError
+          false # it ended while we looked
+        end
+      end
+
+      # @return [Array<Integer>] the counts that settle (RSS moves on its own)
+      def counts = [fds, threads, children]
+    end
+  end
+end

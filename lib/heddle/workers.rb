@@ -1,0 +1,138 @@
+# frozen_string_literal: true
+
+require_relative "workers/error"
+require_relative "workers/options"
+require_relative "workers/job"
+require_relative "workers/worker_loss"
+require_relative "workers/chunk"
+require_relative "workers/backend"
+require_relative "workers/gc_release"
+require_relative "workers/inline_backend"
+require_relative "workers/thread_backend"
+require_relative "workers/fiber_loop_loss"
+require_relative "workers/fiber_backend"
+require_relative "workers/wire"
+require_relative "workers/wire_reader"
+require_relative "workers/process_child"
+require_relative "workers/process_codec"
+require_relative "workers/lane"
+require_relative "workers/process_lane"
+require_relative "workers/process_backend"
+require_relative "workers/ractor_worker"
+require_relative "workers/ractor_collector"
+require_relative "workers/ractor_lane"
+require_relative "workers/ractor_backend"
+require_relative "workers/pool"
+require_relative "workers/redis" # Heddle.handler; the Redis backend itself loads on first use
+
+# Workers: one interface over inline, fiber, thread, process and ractor
+# backends. See docs/workers.md.
+module Heddle
+  # The machinery behind {Heddle::Pool} and {Heddle.map}: backends, jobs, chunks
+  # and the errors they raise.
+  module Workers
+    # The worker kinds, by the keyword that picks them.
+    KINDS = %i[inline fiber thread process ractor redis].freeze
+
+    @live = ObjectSpace::WeakMap.new
+    @live_lock = Mutex.new
+
+    class << self
+      # @api private
+      # Remembers started backends (weakly: a backend whose workers are gone
+      # may be collected) so that at exit none is left running.
+      def register(backend)
+        @live_lock.synchronize { @live[backend] = true }
+      end
+
+      # @api private
+      def unregister(backend)
+        @live_lock.synchronize { @live[backend] = false }
+      end
+
+      # @api private
+      # Stops every pool still running (called at exit), so no worker process
+      # outlives the program.
+      def shutdown_all
+        backends = @live_lock.synchronize { @live.select { |_, live| live }.map(&:first) }
+        backends.each { |backend| backend.shutdown(kill: true) unless backend.shutdown? }
+        ProcessBackend.drain_reaper # the killed workers, so that none outlives the program
+      end
+
+      # @api private
+      # @return [Heddle::Promise] a new unresolved promise
+      def new_promise = Heddle::Promise.new
+    end
+  end
+
+  class << self
+    # Runs the block on every item with a fresh pool of workers, which is shut
+    # down afterwards. For repeated maps keep a {Heddle::Pool} instead. Every
+    # argument is checked before a worker starts or an item is read.
+    #
+    # @param items [Enumerable]
+    # @param worker [Symbol] :inline, :fiber, :thread, :process, :ractor or :redis
+    # @param size [Integer, nil] workers (default: cores for process and ractor)
+    # @param item_timeout [Numeric, nil] seconds per item (nil or Float::INFINITY: no limit)
+    # @param map_options [Hash] `timeout:` (seconds for the whole map) and `fail_fast:` (stop at
+    #   the first error, the default, or collect all), as for {Heddle::Pool#map}; with worker: :redis
+    #   also the pool's `handler:`, `url:`, ..., as for {Heddle::Pool#initialize}
+    # @return [Array] results in input order
+    # @raise [ArgumentError] on an unknown worker, a bad size or timeout, or no block
+    # @raise [TypeError] on items that are not Enumerable, a timeout that is not a number, a fail_fast
+    #   that is not true or false
+    # @raise [Exception] see {Heddle::Pool#map}
+    # @example
+    #   Heddle.map([1, 2, 3], worker: :process, size: 2) { |n| n * n } # => [1, 4, 9]
+    def map(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
+      Workers::Options.block!(block, "Heddle.map(items)") unless worker == :redis
+      pool_options = map_options.slice(*(map_options.keys - %i[timeout fail_fast]))
+      Pool.validate!(worker, size, block, item_timeout: item_timeout, remote: pool_options)
+      Workers::Options.items!(items)
+      timeout, fail_fast = Pool.map_options!(map_options.slice(:timeout, :fail_fast))
+      items = items.to_a
+      size ||= Pool.default_size(worker)&.then { |default| [default, items.size].min.clamp(1, nil) }
+      pool = Pool.new(worker: worker, size: size, item_timeout: item_timeout, **pool_options, &block)
+      begin
+        pool.map(items, timeout: timeout, fail_fast: fail_fast)
+      ensure
+        pool.shutdown(kill: true)
+      end
+    end
+
+    # Like {Heddle.map}, for side effects.
+    # @param items [Enumerable]
+    # @param options [Hash] as for {Heddle.map}
+    # @return [Enumerable] items
+    # @raise [ArgumentError, TypeError, Exception] as {Heddle.map}
+    # @example
+    #   Heddle.each(%w[a b], worker: :thread) { |s| puts s }
+    def each(items, **options, &block)
+      Workers::Options.block!(block, "Heddle.each(items)")
+      map(items, **options, &block)
+      items
+    end
+
+    # Like {Heddle.each}; the block receives each item and its index.
+    # @param items [Enumerable]
+    # @param worker [Symbol] as for {Heddle.map}
+    # @param size [Integer, nil] as for {Heddle.map}
+    # @param item_timeout [Numeric, nil] as for {Heddle.map}
+    # @param map_options [Hash] `timeout:` and `fail_fast:`, as for {Heddle.map}
+    # @return [Enumerable] items
+    # @raise [ArgumentError, TypeError, Exception] as {Heddle.map}
+    # @example
+    #   Heddle.each_with_index(%w[a b], worker: :thread) { |s, i| puts "#{i}: #{s}" }
+    def each_with_index(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
+      Workers::Options.block!(block, "Heddle.each_with_index(items)")
+      Workers::Options.items!(items)
+      Pool.validate!(worker, size, block, item_timeout: item_timeout)
+      Pool.map_options!(map_options)
+      map(items.each_with_index.to_a, worker: worker, size: size, item_timeout: item_timeout,
+                                      **map_options) { |(item, index)| block.call(item, index) }
+      items
+    end
+  end
+end
+
+at_exit { Heddle::Workers.shutdown_all }

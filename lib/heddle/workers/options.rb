@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    # The checks every workers entry point ({Heddle.map}, {Heddle.each},
+    # {Heddle::Pool.new}, {Heddle::Pool#map}, ...) makes at the door, before it
+    # starts a worker or reads an item: a bad argument raises ArgumentError
+    # (a value out of range) or TypeError (a value of the wrong kind) naming
+    # the parameter and the value, and leaves everything as it was.
+    module Options
+      module_function
+
+      # @param worker [Object]
+      # @return [Symbol] worker
+      # @raise [ArgumentError] unless one of {Workers::KINDS}
+      def worker!(worker)
+        return worker if KINDS.include?(worker)
+
+        raise ArgumentError, "unknown worker #{worker.inspect}; use one of #{KINDS.map(&:inspect).join(', ')}"
+      end
+
+      # @param size [Object]
+      # @return [Integer, nil] size
+      # @raise [ArgumentError] unless nil or a positive Integer
+      def size!(size)
+        return size if size.nil? || (size.is_a?(Integer) && size.positive?)
+
+        raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{describe(size)}"
+      end
+
+      # A duration in seconds: nil or Float::INFINITY mean no limit.
+      # @param name [Symbol] the keyword, for the message
+      # @param value [Object]
+      # @return [Numeric, nil] the seconds, nil for no limit
+      # @raise [TypeError] unless nil or a real number
+      # @raise [ArgumentError] for NaN, zero or a negative number
+      def seconds!(name, value)
+        Seconds.check!(value, "#{name}:", :positive, no_limit: "nil or Float::INFINITY") unless value.nil?
+      end
+
+      # @param name [Symbol] the keyword, for the message
+      # @param value [Object]
+      # @return [Boolean] value
+      # @raise [TypeError] unless true or false
+      def boolean!(name, value)
+        return value if value == true || value == false # rubocop:disable Style/MultipleComparison -- exactly these two
+
+        raise TypeError, "#{name}: must be true or false, got #{describe(value)}"
+      end
+
+      # @param items [Object]
+      # @return [Object] items, unread
+      # @raise [TypeError] unless an Enumerable (or an Array-like object)
+      def items!(items)
+        return items if items.is_a?(Enumerable) || items.respond_to?(:to_ary)
+
+        raise TypeError, "items must be an Enumerable (an Array, a Range, an Enumerator, ...), got #{describe(items)}"
+      end
+
+      # @param block [Proc, nil]
+      # @param call [String] how the call looks with a block, for the message
+      # @return [Proc] block
+      # @raise [ArgumentError] without one
+      def block!(block, call)
+        return block if block
+
+        raise ArgumentError, "a block is required: #{call} { |item| ... }"
+      end
+
+      # @param value [Object]
+      # @return [String] the value and its class, bounded
+      def describe(value) = "#{Error.describe(value)} (#{value.class})"
+    end
+  end
+end

@@ -1,0 +1,214 @@
+# frozen_string_literal: true
+
+require "etc"
+
+module Heddle
+  # A persistent set of workers running one block (the handler) on items.
+  # Processes fork and ractors start once, in {#initialize}, and serve every
+  # later {#map} and {#submit}, so repeated maps pay the start-up once.
+  #
+  # @example Square numbers in two worker processes
+  #   pool = Heddle::Pool.new(worker: :process, size: 2) { |n| n * n }
+  #   pool.map([1, 2, 3])          # => [1, 4, 9]
+  #   pool.submit(4).value!        # => 16
+  #   pool.shutdown
+  class Pool
+    # Worker kinds and the backend class that implements each.
+    BACKENDS = {
+      inline: :InlineBackend, fiber: :FiberBackend, thread: :ThreadBackend,
+      process: :ProcessBackend, ractor: :RactorBackend
+    }.freeze
+
+    # @return [Symbol] the worker kind
+    attr_reader :worker
+
+    # @param worker [Symbol] :inline, :fiber, :thread, :process, :ractor or :redis
+    # @param size [Integer, nil] number of workers; nil picks {.default_size}
+    # @param item_timeout [Numeric, nil] seconds allowed per item
+    # @param lazy [Boolean] (:process only) fork each worker when work first
+    #   waits for it instead of all at start: short-lived pools fork once
+    # @param remote [Hash] (:redis only) `handler:` (a name given to {Heddle.handler}), `url:` and the
+    #   options of {Workers::Redis::Backend#initialize}; no block (see docs/redis.md)
+    # @yieldparam item [Object] one item
+    # @yieldreturn [Object] its result
+    # @raise [ArgumentError] on an unknown worker, a bad size or item_timeout,
+    #   no block, or `lazy: true` for a worker other than :process
+    # @raise [TypeError] on an item_timeout that is not a number, a lazy that is not true or false
+    # @raise [Heddle::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
+    # @raise [LoadError] (:redis) when the redis-client gem is not in the bundle
+    def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, **remote, &handler)
+      item_timeout = Pool.validate!(worker, size, handler, item_timeout: item_timeout, lazy: lazy, remote: remote)
+      @worker = worker
+      # The pool holds its block; the workers get it with each job (see Backend#initialize).
+      @handler = handler
+      @backend = Pool.backend(worker, size, item_timeout, lazy ? { lazy: true } : remote, handler)
+      @asker = @backend.respond_to?(:ask) ? @backend : nil
+      Workers.register(@backend)
+      ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
+    end
+
+    # @return [Integer] the number of workers
+    def size = @backend.size
+
+    # Runs the handler on every item.
+    #
+    # @param items [Enumerable]
+    # @param timeout [Numeric, nil] seconds for the whole map (nil or Float::INFINITY: no limit)
+    # @param fail_fast [Boolean] stop at the first error (default) or collect all
+    # @return [Array] the results, in input order
+    # @raise [TypeError, ArgumentError] on items that are not Enumerable or a bad option (nothing runs)
+    # @raise [Exception] the block's first error as itself, with #results, #item, #index
+    # @raise [Heddle::Workers::Errors] (fail_fast: false) every error by index, with #results
+    # @raise [Heddle::Workers::Error] a machinery failure (dead worker, timeout, ...), with #results
+    # @example
+    #   Heddle::Pool.new(worker: :thread, size: 2) { |x| x + 1 }.map([1, 2]) # => [2, 3]
+    def map(items, timeout: nil, fail_fast: true)
+      Workers::Options.items!(items)
+      timeout = Pool.validate_map!(timeout, fail_fast)
+      @backend.map(items.to_a, @handler, timeout: timeout, fail_fast: fail_fast)
+    end
+
+    # Runs the handler on each item for its side effects.
+    # @param items [Enumerable]
+    # @param options [Hash] as for {#map}
+    # @return [Enumerable] items
+    # @raise [ArgumentError, TypeError, Exception] as {#map}
+    def each(items, **options)
+      map(items, **options)
+      items
+    end
+
+    # Queues one item.
+    #
+    # @param item [Object]
+    # @return [Heddle::Promise] of the handler's result
+    # @raise [Heddle::Workers::Error] when the pool is shut down
+    # @example
+    #   Heddle::Pool.new(worker: :thread) { |x| x * 2 }.submit(21).value! # => 42
+    def submit(item)
+      promise = Workers.new_promise
+      @backend.submit(item, @handler, promise)
+      promise
+    end
+
+    # Sends one message to a worker and waits for its answer (message passing
+    # over the pool's channel: pipes, queues or ractor ports).
+    #
+    # @param message [Object]
+    # @param timeout [Numeric, nil] seconds to wait for the answer (nil or Float::INFINITY: for ever)
+    # @return [Object] the handler's answer
+    # @raise [TypeError, ArgumentError] on a bad timeout (nothing is sent)
+    # @raise [Exception] the handler's error
+    # @example
+    #   Heddle::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
+    def ask(message, timeout: nil)
+      # No call for the common nil (bench messages, "lockstep" rows: one ask per message).
+      timeout = Workers::Options.seconds!(:timeout, timeout) unless timeout.nil?
+      # Fiber and thread pools answer without a job or a promise where they
+      # can (bench messages, lockstep rows).
+      return @asker.ask(message, @handler, timeout) if @asker
+
+      submit(message).value!(timeout)
+    end
+
+    # Waits for running items, stops the workers and reaps worker processes.
+    # Calling it again does nothing.
+    # @param kill [Boolean] drop queued items (their maps raise CancelledError) and stop at once
+    # @return [nil]
+    # @raise [TypeError] when kill is not true or false (the pool keeps running)
+    def shutdown(kill: false)
+      Workers::Options.boolean!(:kill, kill)
+      @backend.shutdown(kill: kill)
+      Workers.unregister(@backend)
+      nil
+    end
+
+    # @return [Boolean]
+    def shutdown? = @backend.shutdown?
+
+    # @return [Array<Integer>] the ids of the worker processes (process pools; else empty)
+    def worker_pids = @backend.worker_pids
+
+    class << self
+      # @param worker [Symbol]
+      # @return [Integer, nil] cores for process and ractor, 8 threads, 64 fibers, 1 inline;
+      #   nil for redis (the workers' own concurrency decides)
+      def default_size(worker)
+        case worker
+        when :process, :ractor then Etc.nprocessors
+        when :thread then 8
+        when :fiber then 64
+        when :redis then nil
+        else 1
+        end
+      end
+
+      # @api private
+      # The backend of a worker kind. Redis is loaded on first use: it needs
+      # the optional redis-client gem.
+      def backend(worker, size, item_timeout, options, handler)
+        return Workers::Redis::Backend.new(size: size, item_timeout: item_timeout, **options) if worker == :redis
+
+        Workers.const_get(BACKENDS.fetch(worker))
+               .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout, **options)
+      end
+
+      # @api private
+      # Checks Pool.new's arguments (also {Heddle.map}'s, before it reads an item).
+      # @return [Numeric, nil] item_timeout in seconds, nil for no limit
+      # @raise [ArgumentError, TypeError] naming the bad argument
+      def validate!(worker, size, handler, item_timeout: nil, lazy: false, remote: {}) # rubocop:disable Metrics/ParameterLists -- Pool.new's keywords, checked in one place
+        Workers::Options.worker!(worker)
+        Workers::Options.size!(size)
+        item_timeout = Workers::Options.seconds!(:item_timeout, item_timeout)
+        if Workers::Options.boolean!(:lazy, lazy) && worker != :process
+          raise ArgumentError, "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
+        end
+
+        worker == :redis ? Workers::Redis::Backend.validate!(handler, remote) : validate_local!(worker, handler, remote)
+        item_timeout
+      end
+
+      # @api private
+      # A local worker takes a block and none of the Redis backend's options.
+      def validate_local!(worker, handler, remote)
+        unless remote.empty?
+          names = remote.keys.map { |k| "#{k}:" }.join(", ")
+          raise ArgumentError, "unknown keyword#{'s' if remote.size > 1}: #{names} (options of worker: :redis only)"
+        end
+
+        Workers::Options.block!(handler, "Heddle::Pool.new(worker: #{worker.inspect})")
+      end
+
+      # @api private
+      # Checks the map options {Heddle.map} passes on, unknown ones included.
+      # @param options [Hash] `timeout:` and `fail_fast:`
+      # @return [Array(Numeric, Boolean)] timeout (nil for no limit) and fail_fast
+      # @raise [ArgumentError, TypeError] naming the bad option
+      def map_options!(options)
+        unknown = options.keys - %i[timeout fail_fast]
+        unless unknown.empty?
+          raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.map(&:inspect).join(', ')} " \
+                               "(map options are timeout: and fail_fast:)"
+        end
+        fail_fast = options.fetch(:fail_fast, true)
+        [validate_map!(options[:timeout], fail_fast), fail_fast]
+      end
+
+      # @api private
+      # Checks a map's options.
+      # @return [Numeric, nil] timeout in seconds, nil for no limit
+      # @raise [ArgumentError, TypeError] naming the bad option
+      def validate_map!(timeout, fail_fast)
+        Workers::Options.boolean!(:fail_fast, fail_fast)
+        Workers::Options.seconds!(:timeout, timeout)
+      end
+
+      # @api private
+      # A finalizer that stops the backend without keeping the pool alive; it
+      # runs in trap context (no Mutex), hence {Workers::Backend#release},
+      # and in any ractor, hence {Workers::GCRelease}.
+      def finalizer(backend) = Workers::GCRelease.finalizer(backend)
+    end
+  end
+end

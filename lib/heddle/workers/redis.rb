@@ -1,0 +1,27 @@
+# frozen_string_literal: true
+
+require_relative "redis/handlers"
+
+module Heddle
+  module Workers
+    # `worker: :redis`: pools and maps whose items run in `heddle worker`
+    # processes on any number of machines, through one Redis 7 server. See
+    # docs/redis.md for the guide and the design (a stream per pool with a
+    # consumer group, reclaiming after a visibility timeout, results keyed by
+    # item index where the first wins).
+    #
+    # Loading this file costs nothing and needs no gem: it defines
+    # {Heddle.handler}, which the files shared by callers and workers call. The
+    # parts that talk to Redis load on first use and need the redis-client
+    # gem ({Client.load_gem}).
+    module Redis
+      autoload :Backend, File.expand_path("redis/backend", __dir__)
+      autoload :CLI, File.expand_path("redis/cli", __dir__)
+      autoload :Client, File.expand_path("redis/client", __dir__)
+      autoload :Daemon, File.expand_path("redis/daemon", __dir__)
+      %i[ConnectionLostError NoWorkerError RemoteError WorkerOrigin].each do |error|
+        autoload error, File.expand_path("redis/errors", __dir__)
+      end
+    end
+  end
+end

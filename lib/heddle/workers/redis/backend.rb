@@ -1,0 +1,322 @@
+# frozen_string_literal: true
+
+require "securerandom"
+require_relative "client"
+Heddle::Workers::Redis::Client.load_gem
+require_relative "keys"
+require_relative "script"
+require_relative "scripts"
+require_relative "errors"
+require_relative "codec"
+require_relative "ticket"
+require_relative "publisher"
+require_relative "collector"
+
+module Heddle
+  module Workers
+    module Redis
+      # The caller's side of `Heddle::Pool.new(worker: :redis, handler:, url:)`:
+      # a stream of items per pool on one Redis, which `heddle worker`
+      # processes anywhere read through a consumer group, and a
+      # {Collector} thread that takes their results back. Maps and submits
+      # behave as on the local backends (input order, timeouts, fail_fast or
+      # collected errors, the same error classes), plus {ConnectionLostError}
+      # and {NoWorkerError}.
+      class Backend < Workers::Backend
+        # Defaults, in seconds. visibility_timeout: how long an entry a worker
+        # took may go untouched (its worker dead or stopped) before another
+        # worker takes it; live workers touch theirs, so a long item is not
+        # taken from a working worker. ttl: how long the pool's keys outlive
+        # a caller that stopped renewing them. reconnect_timeout: how long a
+        # broken connection may take to come back before waiting items fail.
+        DEFAULTS = { visibility_timeout: 30, ttl: 60, reconnect_timeout: 10 }.freeze
+        # Slots assumed when no live worker knows the handler yet (planning only).
+        DEFAULT_SLOTS = 4
+        # Seconds a known slot count is trusted before a map asks again.
+        SLOTS_AGE = 1.0
+
+        # @return [String] the Redis URL
+        attr_reader :url
+        # @return [Symbol] the handler's name
+        attr_reader :handler_name
+        # @return [String] this pool's id, unique on the server
+        attr_reader :pool_id
+        # @return [Hash{Symbol => String}] this pool's keys (:items, :results, :meta, :pools)
+        attr_reader :keys
+        # @return [Numeric] seconds
+        attr_reader :ttl, :reconnect_timeout
+
+        # @param options [Hash] the caller's `handler:`, `url:` and the {DEFAULTS}' keys
+        # @param block [Proc, nil] must be nil: workers cannot receive a block
+        # @return [void]
+        # @raise [ArgumentError] naming the bad option and its value
+        def self.validate!(block, options)
+          raise ArgumentError, "worker: :redis takes handler: (a name given to Heddle.handler), not a block" if block
+
+          unknown = options.keys - %i[handler url] - DEFAULTS.keys
+          raise ArgumentError, "unknown option(s) #{unknown.map { |k| "#{k}:" }.join(', ')} for worker: :redis" if
+            unknown.any?
+
+          validate_handler!(options[:handler])
+          Client.validate_url!(options[:url])
+          DEFAULTS.each_key do |key|
+            value = options.fetch(key, DEFAULTS[key])
+            raise ArgumentError, "#{key}: must be positive seconds, got #{value.inspect}" unless
+              value.is_a?(Numeric) && value.positive?
+          end
+        end
+
+        # @api private
+        def self.validate_handler!(name)
+          raise ArgumentError, "worker: :redis needs handler: (a name given to Heddle.handler)" if name.nil?
+
+          key = Handlers.validate_name!(name)
+          return if Handlers[key]
+
+          raise ArgumentError, "unknown handler #{key.inspect} (this process knows #{Handlers.names.inspect}); " \
+                               "define it with Heddle.handler(#{key.inspect}) { |item| ... } in a file the caller " \
+                               "and every `heddle worker --require` load"
+        end
+
+        # @param size [Integer, nil] slots to plan chunks for (default: the live workers' own count)
+        # @param handler [Symbol, String] a name given to {Heddle.handler}
+        # @param url [String] redis://host:port/db
+        # @param item_timeout [Numeric, nil] seconds per item, enforced on the worker
+        # @param options [Hash] visibility_timeout:, ttl:, reconnect_timeout: (seconds, see {DEFAULTS})
+        # @raise [ArgumentError] for a bad option
+        # @raise [ConnectionLostError] when Redis cannot be reached
+        def initialize(size:, handler:, url:, item_timeout: nil, **options)
+          Backend.validate!(nil, { handler: handler, url: url, **options })
+          settings = DEFAULTS.merge(options)
+          @handler_name = handler.to_sym
+          @url = url
+          @visibility_ms = (settings[:visibility_timeout] * 1000).ceil
+          @ttl = settings[:ttl]
+          @reconnect_timeout = settings[:reconnect_timeout]
+          super(size: size, handler: nil, item_timeout: item_timeout)
+        end
+
+        # @return [Integer] the slots maps are planned for
+        def size = @size || [@slots || 0, 1].max
+
+        # @return [Integer] the ttl in milliseconds
+        def ttl_ms = (@ttl * 1000).ceil
+
+        # @param items [Array]
+        # @param _handler [nil] the pool's block: none, the workers run the named handler
+        # @param timeout [Numeric, nil]
+        # @param fail_fast [Boolean]
+        # @return [Array]
+        def map(items, _handler = nil, timeout: nil, fail_fast: true)
+          job = Job.new(items, nil, fail_fast: fail_fast)
+          publish(job) unless items.empty?
+          job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
+          job.value!
+        end
+
+        # @param item [Object]
+        # @param _handler [nil] as for {#map}
+        # @param promise [#fulfill, #reject]
+        # @return [void]
+        def submit(item, _handler, promise)
+          job = Job.new([item], nil) do |done|
+            promise.fulfill(done.value!.first)
+          rescue Exception => e # rubocop:disable Lint/RescueException -- the promise carries any error
+            promise.reject(e)
+          end
+          publish(job)
+        end
+
+        # @api private
+        # @return [Ticket, nil] the waiting job numbered number
+        def ticket(number) = @lock.synchronize { @tickets[number] }
+
+        # @api private
+        # @return [Boolean] whether any job waits for results
+        def waiting? = @lock.synchronize { @tickets.any? }
+
+        # @api private
+        # @return [Boolean] whether no job is left (the collector may stop)
+        def idle? = @lock.synchronize { @tickets.empty? }
+
+        # @api private
+        # @return [Boolean] the pool was dropped without a shutdown (finalizer)
+        def released? = @released
+
+        # @api private
+        # Fails every waiting item; the block gives each index's error.
+        # @yieldparam index [Integer] @yieldparam item [Object]
+        # @return [void]
+        def fail_waiting(&block)
+          tickets = @lock.synchronize { @tickets.values }
+          tickets.each { |t| t.fail_unreported { |index| block.call(index, t.job.items[index]) } }
+        end
+
+        # @api private
+        # Forgets finished jobs and deletes their entries, so workers skip what
+        # a failed or timed-out map left behind.
+        # @param client [RedisClient]
+        # @return [void]
+        def retire_finished(client)
+          done = @lock.synchronize do
+            @tickets.select { |_, t| t.finished? }.each_key { |n| @tickets.delete(n) }.values
+          end
+          ids = done.flat_map { |t| t.entries.filter_map(&:id) }
+          client.call_v(["XDEL", @keys[:items], *ids]) unless ids.empty?
+        end
+
+        # @api private
+        # Puts back the entries of waiting items that Redis no longer has.
+        # @param client [RedisClient]
+        # @return [void]
+        def republish_missing(client)
+          entries = @lock.synchronize { @tickets.values }.flat_map(&:open_entries)
+          return if entries.empty?
+
+          present = client.pipelined { |pipe| entries.each { |e| pipe.call("XRANGE", @keys[:items], e.id, e.id) } }
+          @publisher.send_entries(client, entries.zip(present).select { |_, found| found.empty? }.map(&:first))
+        end
+
+        # @api private
+        # @return [(Array<String>, Array<String>, Integer)] live workers, those that know the handler, their slots
+        def servers(client)
+          alive, serving, slots = Scripts::SERVERS.call(client, [Keys::WORKERS, Keys.serves(@handler_name), Keys::SLOTS],
+                                                        [])
+          @slots = slots
+          @slots_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          [alive, serving, slots]
+        end
+
+        # @api private
+        # @return [Array<String>] the keys the keepalive script renews
+        def keepalive_keys = [@keys[:pools], @keys[:items], @keys[:results], @keys[:meta]]
+
+        # @api private
+        # Creates the pool's stream, group, results stream and meta, lists the
+        # pool and tells the workers.
+        # @param client [RedisClient]
+        # @return [void]
+        def create_keys(client)
+          client.pipelined do |pipe|
+            pipe.call("DEL", @keys[:items], @keys[:results])
+            pipe.call("XGROUP", "CREATE", @keys[:items], Keys::GROUP, "0", "MKSTREAM")
+            pipe.call("XGROUP", "CREATE", @keys[:results], "caller", "$", "MKSTREAM") # the key must exist: see DELIVER
+            pipe.call("HSET", @keys[:meta], "handler", @handler_name, "visibility", @visibility_ms, "ttl", ttl_ms)
+          end
+          Scripts::KEEPALIVE.call(client, keepalive_keys, [@pool_id, ttl_ms])
+          client.call("PUBLISH", Keys::ANNOUNCE, @handler_name)
+        end
+
+        # @api private
+        # Deletes the pool's keys and tells the workers (best effort).
+        # @param client [RedisClient]
+        # @return [void]
+        def remove_keys(client)
+          client.pipelined do |pipe|
+            pipe.call("DEL", @keys[:items], @keys[:results], @keys[:meta])
+            pipe.call("ZREM", @keys[:pools], @pool_id)
+            pipe.call("PUBLISH", Keys::ANNOUNCE, @handler_name)
+          end
+        rescue RedisClient::Error
+          nil # the keys expire by themselves after ttl
+        end
+
+        private
+
+        def start
+          @pool_id = "#{Codec.host}-#{Process.pid}-#{SecureRandom.hex(4)}"
+          @keys = { items: Keys.items(@pool_id), results: Keys.results(@pool_id), meta: Keys.meta(@pool_id),
+                    pools: Keys.pools(@handler_name) }
+          @lock = Mutex.new
+          @tickets = {}
+          @numbers = 0
+          @released = false
+          @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout)
+          @command = Client.connect(@url)
+          @command_lock = Mutex.new
+          command("could not create the pool") do |client|
+            create_keys(client)
+            servers(client)
+          end
+          @collector = Collector.new(self)
+        end
+
+        # Plans a job's entries and adds them to the stream.
+        def publish(job)
+          ensure_running!
+          ticket = Ticket.new(job, @lock.synchronize { @numbers += 1 })
+          @publisher.plan(ticket, planned_slots)
+          return if job.finished?
+
+          @lock.synchronize { @tickets[ticket.number] = ticket }
+          command("could not send #{job.items.size} items") { |client| @publisher.send_entries(client, ticket.entries) }
+        rescue ConnectionLostError => e
+          job.cancel(e) # the collector forgets it; a submit's promise is rejected with it
+          raise
+        end
+
+        def planned_slots
+          return @size if @size
+
+          if @slots_at.nil? || Process.clock_gettime(Process::CLOCK_MONOTONIC) - @slots_at > SLOTS_AGE
+            command("could not count the workers") { |client| servers(client) }
+          end
+          @slots.positive? ? @slots : DEFAULT_SLOTS
+        end
+
+        # Runs a command on the caller's connection; retries a broken
+        # connection until reconnect_timeout, then raises ConnectionLostError.
+        def command(what)
+          started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          begin
+            @command_lock.synchronize { yield @command }
+          rescue RedisClient::ConnectionError => e
+            raise lost(what, e) if Process.clock_gettime(Process::CLOCK_MONOTONIC) - started >= @reconnect_timeout
+
+            sleep 0.1
+            retry
+          end
+        end
+
+        def lost(what, error)
+          ConnectionLostError.new("#{what} for handler #{@handler_name.inspect}: lost the connection to " \
+                                  "#{Client.redact(@url)} (#{error.class}: #{error.message}) and could not " \
+                                  "reconnect within #{@reconnect_timeout} s")
+        end
+
+        def stop(kill:)
+          if kill
+            cancel_all("the pool was shut down")
+          else
+            @lock.synchronize { @tickets.values }.each { |t| t.job.wait }
+          end
+          @collector.stop_soon
+          wake_collector
+          @collector.join(Client::TIMEOUT)
+          @command_lock.synchronize { remove_keys(@command) }
+          @command.close
+        end
+
+        # The collector blocks in a read for up to a tick; wake it at once.
+        def wake_collector
+          id = @collector.client_id
+          @command_lock.synchronize { @command.call("CLIENT", "UNBLOCK", id) } if id
+        rescue RedisClient::Error
+          nil
+        end
+
+        def cancel_all(why)
+          @lock.synchronize { @tickets.values }.each do |t|
+            t.job.cancel(CancelledError.new("#{why}; #{t.job.items.size - t.job.completed_count} items had no result"))
+          end
+        end
+
+        # Finalizer (trap context: no lock): the collector deletes the keys and ends.
+        def close_queue
+          @released = true
+          @collector&.stop_soon
+        end
+      end
+    end
+  end
+end

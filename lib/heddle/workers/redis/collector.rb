@@ -1,0 +1,171 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Redis
+      # The caller's side of a pool, in a thread of its own with its own
+      # connection: reads the workers' result batches from the pool's results
+      # stream and reports them to their jobs, keeps the pool's keys alive
+      # (they expire ttl after the caller stops doing so: a caller that dies
+      # leaves nothing behind), fails items no live worker can run, and rides
+      # out a broken connection.
+      #
+      # Results are read with XREAD from the last id seen, not popped: a
+      # connection that breaks mid-reply loses nothing, the next read asks
+      # again from the same id.
+      class Collector
+        # Seconds a read blocks: how soon the periodic work below runs when no
+        # result comes (shutdown wakes the read at once with CLIENT UNBLOCK).
+        TICK = 0.25
+        # Result entries per read.
+        COUNT = 256
+        # Seconds between looks at who serves the handler while items wait.
+        CHECK = 0.5
+        # Seconds the live workers must all lack the handler before its items
+        # fail: a worker that knows it may be starting right now.
+        NO_WORKER_GRACE = 1.0
+        # Seconds between attempts to reconnect, at most.
+        MAX_BACKOFF = 0.5
+
+        # @return [Integer, nil] this connection's id on the server (to wake it)
+        attr_reader :client_id
+
+        # @param backend [Backend]
+        def initialize(backend)
+          @backend = backend
+          @keys = backend.keys
+          @last = "0-0"
+          @stopping = false
+          @due = Hash.new(0.0)
+          @thread = Thread.new { run }
+          @thread.name = "heddle redis collector #{backend.pool_id}"
+          @thread.report_on_exception = true
+        end
+
+        # Asks the thread to end (safe from a finalizer: no lock).
+        # @return [void]
+        def stop_soon = @stopping = true
+
+        # @param timeout [Numeric] seconds to wait for the thread
+        # @return [void]
+        def join(timeout) = @thread.join(timeout)
+
+        private
+
+        def run
+          @client = Client.connect(@backend.url)
+          step_or_reconnect until done?
+          @backend.remove_keys(@client) if @backend.released?
+        ensure
+          @client&.close
+        end
+
+        # Stopping, and nothing left to wait for (or the connection is gone:
+        # the waiting jobs were cancelled by the shutdown).
+        def done? = @stopping && (@backend.released? || @backend.idle? || @lost_since)
+
+        def step_or_reconnect
+          step
+        rescue RedisClient::ConnectionError => e
+          lost(e)
+        end
+
+        def step
+          @client_id ||= @client.call("CLIENT", "ID")
+          reply = @client.blocking_call(TICK + Client::TIMEOUT, "XREAD", "COUNT", COUNT, "BLOCK", (TICK * 1000).to_i,
+                                        "STREAMS", @keys[:results], @last)
+          recovered if @lost_since
+          reply&.each_value { |entries| entries.each { |id, fields| route(id, fields) } }
+          periodic
+        end
+
+        def route(id, fields)
+          @last = id
+          fields = fields.each_slice(2).to_h
+          ticket = @backend.ticket(fields["j"].to_i)
+          ticket&.deliver(fields["a"].split(",").map!(&:to_i), Codec.load(fields["p"]))
+        end
+
+        def periodic
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          keepalive if due?(:keepalive, now, @backend.ttl / 4.0)
+          check_workers(now) if @backend.waiting? && due?(:check, now, CHECK)
+          trim if due?(:trim, now, TICK)
+          @backend.retire_finished(@client)
+        end
+
+        def due?(what, now, every)
+          return false if now < @due[what]
+
+          @due[what] = now + every
+        end
+
+        def keepalive
+          recreate unless Scripts::KEEPALIVE.call(@client, @backend.keepalive_keys, [@backend.pool_id,
+                                                                                     @backend.ttl_ms]) == 1
+        end
+
+        # Drops the result entries already read.
+        def trim
+          return if @last == @trimmed
+
+          @client.call("XTRIM", @keys[:results], "MINID", @last)
+          @trimmed = @last
+        end
+
+        def check_workers(now)
+          alive, serving, = @backend.servers(@client)
+          return @no_worker_since = nil unless serving.empty? && !alive.empty?
+
+          @no_worker_since ||= now
+          return unless now - @no_worker_since >= NO_WORKER_GRACE
+
+          @backend.fail_waiting do |index, item|
+            no_worker(index, item, alive)
+          end
+        end
+
+        def no_worker(index, item, alive)
+          handler = @backend.handler_name.inspect
+          NoWorkerError.new("item #{Error.describe(item)} (index #{index}) of handler #{handler}: no worker knows " \
+                            "the handler; the live workers on #{Client.redact(@backend.url)} " \
+                            "(#{alive.first(5).join(', ')}) were started without it: start `heddle worker --require " \
+                            "FILE` with the file that defines Heddle.handler(#{handler})",
+                            item: item, index: index)
+        end
+
+        # The connection broke: try again (redis-client reconnects on the next
+        # command) until reconnect_timeout has passed, then fail what waits.
+        def lost(error)
+          @client_id = nil
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          @lost_since ||= now
+          if now - @lost_since >= @backend.reconnect_timeout
+            @backend.fail_waiting { |index, item| connection_lost(index, item, error) }
+          end
+          sleep([MAX_BACKOFF, 0.05 * (2**[@attempts = (@attempts || 0) + 1, 4].min)].min)
+        end
+
+        def connection_lost(index, item, error)
+          ConnectionLostError.new("item #{Error.describe(item)} (index #{index}) of handler " \
+                                  "#{@backend.handler_name.inspect} has no result: lost the connection to " \
+                                  "#{Client.redact(@backend.url)} (#{error.class}: #{error.message}) and could not " \
+                                  "reconnect within #{@backend.reconnect_timeout} s", item: item, index: index)
+        end
+
+        # Back after a broken connection: Redis may have restarted, losing
+        # writes (or everything, without persistence). What is missing is put
+        # back: the pool's keys, and the entries of items still waiting.
+        def recovered
+          @lost_since = @attempts = nil
+          keepalive
+          @backend.republish_missing(@client)
+        end
+
+        def recreate
+          @backend.create_keys(@client)
+        end
+      end
+    end
+  end
+end

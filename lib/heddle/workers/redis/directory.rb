@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Redis
+      # A worker process's list of the live pools it can serve: those of the
+      # handlers it knows, and no other (two pools of different handlers on
+      # one Redis never see each other's items). The heartbeat refreshes it;
+      # lanes read a frozen snapshot without locking.
+      class Directory
+        # One pool's items stream, as a worker reads it.
+        Stream = Struct.new(:pool, :handler, :key, :visibility_ms, :ttl_ms)
+
+        # @return [Array<Stream>] the pools now, frozen
+        attr_reader :streams
+        # @return [Integer] bumped at every change
+        attr_reader :generation
+
+        # @param handlers [Array<Symbol>] the handlers this process knows
+        def initialize(handlers)
+          @handlers = handlers
+          @streams = [].freeze
+          @by_key = {}.freeze
+          @generation = 0
+          @lock = Mutex.new
+          @changed = ConditionVariable.new
+        end
+
+        # @param key [String] @return [Stream, nil]
+        def [](key) = @by_key[key]
+
+        # Reads the live pools of every known handler.
+        # @param client [RedisClient]
+        # @return [Boolean] whether the list changed
+        def refresh(client)
+          found = @handlers.flat_map do |handler|
+            Scripts::POOLS.call(client, [Keys.pools(handler)],
+                                ["heddle:pool:"]).each_slice(3).map do |id, visibility, ttl|
+              Stream.new(id, handler, Keys.items(id), visibility.to_i, ttl.to_i)
+            end
+          end
+          return false if found.map(&:key) == @streams.map(&:key)
+
+          @lock.synchronize do
+            @by_key = found.to_h { |s| [s.key, s] }.freeze
+            @streams = found.freeze
+            @generation += 1
+            @changed.broadcast
+          end
+          true
+        end
+
+        # Waits until the list changes from generation, or timeout seconds.
+        # @param generation [Integer]
+        # @param timeout [Numeric]
+        # @return [void]
+        def wait_change(generation, timeout)
+          @lock.synchronize { @changed.wait(@lock, timeout) if @generation == generation }
+        end
+
+        # @return [Integer, nil] the shortest visibility timeout of the pools, in ms
+        def min_visibility_ms = @streams.map(&:visibility_ms).min
+      end
+    end
+  end
+end

@@ -1,0 +1,200 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Redis
+      # One entry (a run of items) run by a lane: loads the items, runs the
+      # handler on each, delivers the results in batches (the first result of
+      # an index wins on the server) and acknowledges the entry at the end,
+      # then logs one line.
+      #
+      # Results go out every FLUSH seconds, not only at the end, so a worker
+      # killed mid-entry loses at most that much work: whoever takes the entry
+      # over skips the indices that already have a result. An entry taken
+      # over (delivered more than once) delivers after every item, so that a
+      # worker crash is pinned on one item; one taken over more than
+      # MAX_DELIVERIES times fails that item with WorkerDiedError instead of
+      # killing worker after worker.
+      class EntryRun
+        # Seconds between deliveries of a running entry's results.
+        FLUSH = 0.05
+        # Deliveries after which the item being run when workers died fails.
+        MAX_DELIVERIES = 4
+        # Idle milliseconds given to a released entry: past any visibility
+        # timeout, so another worker takes it at its next look.
+        RELEASE_IDLE = 86_400_000
+
+        # @param node [Node]
+        # @param client [RedisClient] the lane's connection
+        # @param stream [Directory::Stream]
+        # @param id [String] the entry's id
+        # @param fields [Hash{String => String}]
+        # @param deliveries [Integer] how many times the entry was delivered
+        # @param consumer [String] the lane's consumer name
+        def initialize(node, client, stream, id, fields, deliveries, consumer) # rubocop:disable Metrics/ParameterLists -- a lane's state for one entry
+          @node = node
+          @client = client
+          @stream = stream
+          @id = id
+          @fields = fields
+          @deliveries = deliveries
+          @consumer = consumer
+          @from = fields["f"].to_i
+          @results = []
+          @counts = Hash.new(0)
+        end
+
+        # @return [void]
+        def call
+          started = @started = now
+          @flushed_at = started
+          items = load_items
+          run(items) if items
+          @released ? release : flush(ack: true)
+          log(items&.size || 0, now - started)
+        end
+
+        private
+
+        def load_items
+          Codec.load(@fields["p"])
+        rescue StandardError => e
+          @results = unloadable(e)
+          nil
+        end
+
+        def run(items)
+          skip = @deliveries > 1 ? won(items.size) : {}
+          @suspect = @deliveries > MAX_DELIVERIES
+          items.each_with_index do |item, k|
+            index = @from + k
+            next @counts[:skipped] += 1 if skip[index]
+            break @released = true if @node.release_now?
+            break unless record(index, *guarded_outcome(index, item))
+          end
+        end
+
+        # A handler that ends the lane's thread (Thread.exit: no exception,
+        # so no rescue sees it) fails its item here, on the way out, and
+        # hands the entry back, so that another lane runs the rest at once
+        # (not after the visibility timeout, and not that item again: it has
+        # a result); the daemon starts a new lane.
+        def guarded_outcome(index, item)
+          returned = false
+          outcome = outcome(item)
+          returned = true
+          outcome
+        ensure
+          lane_ended(index, item) unless returned
+        end
+
+        def lane_ended(index, item)
+          error = WorkerDiedError.new("item #{Error.describe(item)} of handler #{@stream.handler.inspect} ended its " \
+                                      "worker's lane thread (Thread.exit or Thread#kill in the handler); the worker " \
+                                      "starts another lane", item: item)
+          @results << [index, Codec::RAISED, Codec.dump_error(error)]
+          @counts[:raised] += 1
+          @released = true
+          release
+          log(index - @from + 1, now - @started)
+        end
+
+        # The first item run in an entry taken over too often is taken for the
+        # one that kills workers: it fails, the others run.
+        def outcome(item)
+          return Codec.outcome(Handlers[@stream.handler], item, @fields["t"]&.to_f, @stream.handler) unless @suspect
+
+          @suspect = false
+          died(item)
+        end
+
+        # @return [Boolean] whether to go on with the entry
+        def record(index, kind, data)
+          @results << [index, kind, data]
+          @counts[kind == Codec::OK ? :ok : :raised] += 1
+          return false if kind == Codec::RAISED && @fields["x"] == "1"
+          return true unless @deliveries > 1 || now - @flushed_at >= FLUSH
+
+          flush(ack: false)
+          @gone.nil?
+        end
+
+        def flush(ack:)
+          return if @results.empty? && !ack
+
+          indices = @results.map(&:first)
+          args = [@stream.ttl_ms, @node.id, @fields["j"], Marshal.dump(@results), @id, ack ? 1 : 0, Keys::GROUP,
+                  *indices]
+          keys = [Keys.won(@stream.pool, @fields["j"]), Keys.results(@stream.pool), @stream.key]
+          code = retrying { Scripts::DELIVER.call(@client, keys, args) }
+          @flushed_at = now
+          code.negative? ? gone(code, indices.size) : @counts[:dropped] += code
+          @results = []
+        end
+
+        def gone(code, count)
+          @gone = code == -1 ? "the pool is gone" : "the map is over"
+          @counts[:dropped] += count
+        end
+
+        # Hands the entry back (draining past the deadline): results so far
+        # are delivered, the rest runs on another worker.
+        def release
+          flush(ack: false)
+          retrying { Scripts::TOUCH.call(@client, [@stream.key], [Keys::GROUP, @consumer, RELEASE_IDLE, @id]) }
+        end
+
+        # Delivery survives a Redis restart: it is retried (the first result
+        # of an index still wins) until the worker must let go.
+        def retrying
+          yield
+        rescue RedisClient::ConnectionError => e
+          raise if @node.release_now?
+
+          @node.logger.warn("could not deliver results (#{e.message}); retrying") unless @retried
+          @retried = true
+          sleep 0.1
+          retry
+        end
+
+        # @return [Hash{Integer => true}] the indices that already have a result
+        def won(count)
+          indices = (@from...(@from + count)).to_a
+          winners = @client.call_v(["HMGET", Keys.won(@stream.pool, @fields["j"]), *indices])
+          indices.zip(winners).select { |_, w| w }.to_h { |i, _| [i, true] }
+        end
+
+        def died(item)
+          error = WorkerDiedError.new("item #{Error.describe(item)} of handler #{@stream.handler.inspect} was taken " \
+                                      "by #{@deliveries - 1} workers that died or stalled while running it; it " \
+                                      "may crash its worker", item: item)
+          [Codec::RAISED, Codec.dump_error(error)]
+        end
+
+        # Every index of an entry whose items this process cannot load.
+        def unloadable(error)
+          message = "worker #{@node.id} could not load the items of handler #{@stream.handler.inspect} " \
+                    "(#{error.class}: #{error.message}); start it with --require of the file that defines " \
+                    "their classes"
+          data = Codec.dump_error(UnmarshalableError.new(message))
+          count = @fields.fetch("n", nil)&.to_i || 1
+          Array.new(count) { |k| [@from + k, Codec::RAISED, data] }
+        end
+
+        def log(size, seconds)
+          what = @released ? "released after #{@counts[:ok] + @counts[:raised]} items" : "done"
+          extra = %i[skipped dropped].filter_map { |k| "#{@counts[k]} #{k}" if @counts[k].positive? }
+          extra << @gone if @gone
+          extra << "taken over (delivery #{@deliveries})" if @deliveries > 1
+          @node.logger.info(format("%<handler>s pool %<pool>s job %<job>s: %<size>d items from %<from>d, %<ok>d ok, " \
+                                   "%<raised>d raised%<extra>s, %<what>s in %<seconds>.3f s",
+                                   handler: @stream.handler, pool: @stream.pool, job: @fields["j"], size: size,
+                                   from: @from, ok: @counts[:ok], raised: @counts[:raised],
+                                   extra: extra.map { |e| ", #{e}" }.join, what: what, seconds: seconds))
+        end
+
+        def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      end
+    end
+  end
+end

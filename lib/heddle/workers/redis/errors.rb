@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Redis
+      # The connection to Redis broke and did not come back within the pool's
+      # `reconnect_timeout:` (or Redis came back without the pool's data): the
+      # items without a result are failed with this error, never left waiting.
+      class ConnectionLostError < Workers::Error; end
+
+      # Workers are alive on the pool's Redis but none knows the pool's
+      # handler: they were started without the file that defines it.
+      class NoWorkerError < Workers::Error; end
+
+      # Stands in for an exception raised on a worker whose class the caller
+      # cannot load (or that Marshal cannot carry): its class name, message
+      # and backtrace, as the worker saw them.
+      class RemoteError < StandardError
+        # @return [String] the name of the original exception's class
+        attr_reader :remote_class
+
+        # @param remote_class [String]
+        # @param message [String]
+        # @param backtrace [Array<String>, nil]
+        def initialize(remote_class, message, backtrace)
+          super("#{remote_class}: #{message}")
+          @remote_class = remote_class
+          set_backtrace(backtrace) if backtrace
+        end
+      end
+
+      # Mixed into every exception that comes back from a worker: where it
+      # was raised.
+      module WorkerOrigin
+        # @return [String] the worker's host name
+        attr_accessor :worker_host
+        # @return [Integer] the worker process's id
+        attr_accessor :worker_pid
+
+        # @return [String] "host:pid"
+        def worker = "#{worker_host}:#{worker_pid}"
+      end
+    end
+  end
+end

@@ -1,0 +1,128 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Redis
+      # A worker process's background thread: registers the process (with
+      # its handlers and slots) so callers can tell whether anyone serves
+      # their handler; touches the entries its lanes are running, so that a
+      # live worker's long chunk is never taken from it (only a dead or
+      # stopped worker's entries go idle past the visibility timeout); and
+      # keeps the {Directory} current, waking the lanes when a pool appears
+      # or goes (a caller publishes on `heddle:announce`).
+      class Heartbeat
+        # Seconds between beats at most; shorter when a pool's visibility
+        # timeout is short (a third of it), so touches always come in time.
+        BEAT = 1.0
+        # Seconds a registration lives without a beat.
+        REGISTRATION_TTL = 5.0
+
+        # @param node [Node]
+        # @param slots [Integer, nil] items the process runs at once; nil: do not register
+        # @param directory [Boolean] whether to keep the directory (processes with lanes)
+        def initialize(node, slots:, directory: true)
+          @node = node
+          @slots = slots
+          @directory = directory
+          @stopping = false
+          @wake_lock = Mutex.new
+          @thread = Thread.new { run }
+          @thread.name = "heddle worker heartbeat"
+        end
+
+        # Stops the thread and takes the registration back.
+        # @return [void]
+        def stop
+          @stopping = true
+          @thread.join(Client::TIMEOUT + BEAT)
+        end
+
+        # Wakes the lanes blocked in a read (the directory changed, or draining).
+        # @return [void]
+        def wake_lanes
+          ids = @node.lane_client_ids
+          @wake_lock.synchronize do # the heartbeat and the signal watcher both wake lanes
+            @wake_client ||= Client.connect(@node.url)
+            ids.each { |id| @wake_client.call("CLIENT", "UNBLOCK", id) }
+          end
+        rescue RedisClient::Error
+          nil
+        end
+
+        private
+
+        def run
+          @client = Client.connect(@node.url)
+          # Listening before registering: a caller that sees this worker
+          # registered and then announces a pool is heard, not missed until
+          # the next beat.
+          listen_first if @directory
+          beat until @stopping
+          unregister
+        ensure
+          @client&.close
+          @pubsub&.close
+        end
+
+        def beat
+          register if @slots
+          touch
+          wake_lanes if @directory && @node.directory.refresh(@client)
+          listen
+        rescue RedisClient::ConnectionError => e
+          @pubsub = nil
+          @node.logger.warn("heartbeat: lost the connection to #{Client.redact(@node.url)} (#{e.message}); retrying")
+          sleep interval
+        end
+
+        def register
+          keys = [Keys::WORKERS, Keys::SLOTS, *@node.handlers.map { |h| Keys.serves(h) }]
+          Scripts::REGISTER.call(@client, keys, [@node.id, (REGISTRATION_TTL * 1000).to_i, @slots])
+        end
+
+        def unregister
+          @client.pipelined do |pipe|
+            pipe.call("ZREM", Keys::WORKERS, @node.id)
+            pipe.call("HDEL", Keys::SLOTS, @node.id)
+            @node.handlers.each { |h| pipe.call("ZREM", Keys.serves(h), @node.id) }
+          end
+        rescue RedisClient::Error
+          nil # the registration expires by itself
+        end
+
+        def touch
+          @node.active.each do |(stream, consumer), ids|
+            Scripts::TOUCH.call(@client, [stream], [Keys::GROUP, consumer, 0, *ids])
+          end
+        end
+
+        # Waits for the next beat, or less when a pool is announced.
+        def listen
+          unless @directory
+            sleep interval
+            return
+          end
+          @pubsub ||= subscribe
+          @pubsub.next_event(interval)
+        end
+
+        def listen_first
+          @pubsub = subscribe
+        rescue RedisClient::ConnectionError
+          @pubsub = nil # the beat subscribes once Redis answers
+        end
+
+        def subscribe
+          pubsub = Client.connect(@node.url).pubsub
+          pubsub.call("SUBSCRIBE", Keys::ANNOUNCE)
+          pubsub
+        end
+
+        def interval
+          visibility = @node.directory.min_visibility_ms
+          visibility ? [BEAT, visibility / 3000.0].min : BEAT
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,97 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Redis
+      # Cuts a job into stream entries and adds them to the pool's stream.
+      #
+      # An entry carries a run of consecutive items (Marshal'd together), not
+      # one item: a worker's round trips to Redis (read, deliver) are paid per
+      # entry, so 10,000 trivial items cost tens of round trips, not 20,000.
+      # Runs shrink as the items run out (guided scheduling, as
+      # {Workers::Chunk.split}): large while much is left, single items at the
+      # end, so the workers finish together.
+      class Publisher
+        # The most items in one entry: bounds what a dead worker's entry
+        # makes another redo, and a batch's size in memory.
+        MAX_CHUNK = 1000
+        # Each entry holds 1 / (SPREAD * slots) of the items not yet cut.
+        SPREAD = 2
+
+        # @param stream [String] the pool's items stream
+        # @param handler [Symbol] for messages
+        # @param item_timeout [Numeric, nil]
+        def initialize(stream, handler, item_timeout)
+          @stream = stream
+          @handler = handler
+          @item_timeout = item_timeout
+        end
+
+        # Plans a job's entries. Items Marshal cannot carry fail here, at the
+        # caller, before anything is sent (with fail_fast nothing is sent).
+        # @param ticket [Ticket]
+        # @param slots [Integer] how many items the live workers run at once
+        # @return [Ticket] ticket, its entries planned (ids not yet known)
+        def plan(ticket, slots)
+          job = ticket.job
+          bad = {}
+          spans(job.items.size, slots).each { |from, to| add(ticket, from, to, bad) }
+          bad.each { |index, error| job.fail(index, error) if ticket.take(index) }
+          ticket.entries.clear if job.fail_fast? && !bad.empty?
+          ticket
+        end
+
+        # Adds entries to the stream (one round trip) and records their ids.
+        # @param client [RedisClient]
+        # @param entries [Array<Ticket::Entry>]
+        # @return [void]
+        def send_entries(client, entries)
+          return if entries.empty?
+
+          ids = client.pipelined { |pipe| entries.each { |entry| pipe.call_v(["XADD", @stream, "*", *entry.fields]) } }
+          entries.zip(ids) { |entry, id| entry.id = id }
+        end
+
+        private
+
+        def spans(total, slots)
+          spans = []
+          first = 0
+          while first < total
+            size = ((total - first) / (SPREAD * slots)).clamp(1, MAX_CHUNK)
+            spans << [first, first + size]
+            first += size
+          end
+          spans
+        end
+
+        # One entry for items from...to, or, when some cannot be dumped, one
+        # per run of the others.
+        def add(ticket, from, to, bad)
+          ticket.entries << entry(ticket, from, to)
+        rescue TypeError, ArgumentError
+          items = ticket.job.items
+          Codec.unmarshalable(items[from...to], from).each do |index, error|
+            bad[index] = unmarshalable(items, index, error)
+          end
+          (from...to).reject { |i| bad[i] }.slice_when { |a, b| b != a + 1 }.each do |run|
+            ticket.entries << entry(ticket, run.first, run.last + 1)
+          end
+        end
+
+        def entry(ticket, from, to)
+          fields = ["j", ticket.number, "f", from, "n", to - from, "p", Codec.dump_items(ticket.job.items[from...to])]
+          fields.push("t", @item_timeout) if @item_timeout
+          fields.push("x", "1") if ticket.job.fail_fast?
+          Ticket::Entry.new(nil, from, to, fields)
+        end
+
+        def unmarshalable(items, index, error)
+          UnmarshalableError.new("item #{Error.describe(items[index])} (index #{index}) cannot be sent to the " \
+                                 "workers of handler #{@handler.inspect}: #{error.message}; send plain data " \
+                                 "that Marshal can carry", item: items[index], index: index)
+        end
+      end
+    end
+  end
+end

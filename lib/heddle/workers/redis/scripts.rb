@@ -1,0 +1,122 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Redis
+      # The steps that must happen atomically on the server. Each reads the
+      # server's clock (TIME), not the machine's, so that liveness does not
+      # depend on the callers' and workers' clocks agreeing. They name some
+      # keys they build (a pool's meta): heddle needs one Redis, not a Cluster.
+      module Scripts
+        # The server's clock in milliseconds, as a Lua local `now`.
+        NOW = <<~LUA
+          local t = redis.call('TIME')
+          local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        LUA
+
+        # Caller, every ttl/4: the pool stays listed and its keys alive for ttl
+        # more. KEYS: pools(handler), items, results, meta; ARGV: pool id, ttl ms.
+        # Returns 0 when the items stream is gone (Redis lost the pool's data).
+        KEEPALIVE = Script.new(<<~LUA)
+          if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+          #{NOW}
+          redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+          redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+          for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+          return 1
+        LUA
+
+        # Worker, every beat: registers the worker, its slots and its handlers
+        # for ttl ms and forgets workers whose registration expired. KEYS:
+        # workers, slots, serves(handler)...; ARGV: worker, ttl ms, slots.
+        REGISTER = Script.new(<<~LUA)
+          #{NOW}
+          local ttl = tonumber(ARGV[2])
+          for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do
+            redis.call('HDEL', KEYS[2], id)
+          end
+          redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+          redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+          redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+          for i = 3, #KEYS do
+            redis.call('ZADD', KEYS[i], now + ttl, ARGV[1])
+            redis.call('PEXPIRE', KEYS[i], ttl)
+          end
+          redis.call('PEXPIRE', KEYS[1], ttl)
+          redis.call('PEXPIRE', KEYS[2], ttl)
+          return now
+        LUA
+
+        # Caller: who could run the pool's items. KEYS: workers,
+        # serves(handler), slots. Returns [live workers, workers that know the
+        # handler, their slots].
+        SERVERS = Script.new(<<~LUA)
+          #{NOW}
+          redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+          local alive = redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf')
+          local serving = redis.call('ZRANGE', KEYS[2], 0, -1)
+          local slots = 0
+          for _, id in ipairs(serving) do slots = slots + tonumber(redis.call('HGET', KEYS[3], id) or '1') end
+          return {alive, serving, slots}
+        LUA
+
+        # Worker: the live pools of a handler with their visibility timeouts
+        # and ttls. KEYS: pools(handler); ARGV: "heddle:pool:". Returns [id,
+        # visibility ms, ttl ms, id, ...].
+        POOLS = Script.new(<<~LUA)
+          #{NOW}
+          redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+          local out = {}
+          for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+            local meta = redis.call('HMGET', ARGV[1] .. id .. ':meta', 'visibility', 'ttl')
+            if meta[1] and meta[2] then
+              out[#out + 1] = id
+              out[#out + 1] = meta[1]
+              out[#out + 1] = meta[2]
+            end
+          end
+          return out
+        LUA
+
+        # Worker: delivers a batch of results. The first result for an index
+        # wins (HSETNX); the batch goes to the results stream with the indices
+        # that won, and the entry is acknowledged when it is done. KEYS: won,
+        # results, items; ARGV: ttl ms, worker, job, blob, entry id, "1" to
+        # ack it, group, indices... Returns how many results lost (late); -1
+        # when the pool is gone, -2 when the entry was deleted (its job is
+        # over: a failed map, a timeout): the worker stops running it.
+        DELIVER = Script.new(<<~LUA)
+          if ARGV[6] == '1' then redis.call('XACK', KEYS[3], ARGV[7], ARGV[5]) end
+          if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+          if #redis.call('XRANGE', KEYS[3], ARGV[5], ARGV[5]) == 0 then return -2 end
+          local won = {}
+          for i = 8, #ARGV do
+            if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[2]) == 1 then won[#won + 1] = ARGV[i] end
+          end
+          redis.call('PEXPIRE', KEYS[1], ARGV[1])
+          if #won > 0 then
+            redis.call('XADD', KEYS[2], '*', 'j', ARGV[3], 'a', table.concat(won, ','), 'p', ARGV[4])
+          end
+          return #ARGV - 7 - #won
+        LUA
+
+        # Worker: for the entries it still owns, resets their idle time (ARGV
+        # idle "0": a live worker's long chunk is not reclaimed) or sets it
+        # past any visibility timeout (releasing them to other workers at
+        # once). KEYS: items; ARGV: group, consumer, idle ms, ids... Returns
+        # how many it owned.
+        TOUCH = Script.new(<<~LUA)
+          if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+          local n = 0
+          for i = 4, #ARGV do
+            if #redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[i], ARGV[i], 1, ARGV[2]) > 0 then
+              redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[i], 'IDLE', ARGV[3], 'JUSTID')
+              n = n + 1
+            end
+          end
+          return n
+        LUA
+      end
+    end
+  end
+end

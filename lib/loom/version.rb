@@ -1,6 +1,0 @@
-# frozen_string_literal: true
-
-module Loom
-  # The gem's version, following Semantic Versioning.
-  VERSION = "0.1.0"
-end

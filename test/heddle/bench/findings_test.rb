@@ -1,0 +1,101 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "report_fixture"
+
+class BenchFindingsTest < Minitest::Test
+  def findings = @findings ||= Heddle::Bench::Findings.new(BenchReportFixture.results)
+
+  def verdict(name) = findings.verdicts.find { |v| v.row.name == name }
+
+  def answer(question) = findings.answers.find { |a| a.question == question }
+
+  def test_a_heddle_row_meets_only_its_paired_peer_never_a_floor
+    process = verdict("trivial: heddle process")
+
+    # Parallel threads (1.7 ms) and the plain map are faster, but neither does the job on 2 processes.
+    assert_equal "trivial: Parallel processes", process.peer.name
+    assert_equal "wins", process.outcome
+    assert_equal "trivial: plain map", process.floor.name
+    assert_in_delta 0.33 / 0.042 * (0.331 / 0.33), process.ratio, 0.01
+    assert_operator process.floor_ratio, :<, 0.01
+  end
+
+  def test_heddle_rows_without_a_peer_are_measured_against_the_floor_only
+    inline = verdict("trivial: heddle inline")
+
+    assert_nil inline.peer
+    assert_equal "floor only", inline.outcome
+    assert_match(/slower than the floor/, inline.to_s)
+    refute(findings.verdicts.any? { |v| v.row.suite_name == "jobs" && v.outcome == "loses" })
+  end
+
+  def test_without_declared_groups_a_suite_is_one_group_of_compare_peers
+    groups = findings.groups_of("calls")
+
+    assert_equal 1, groups.size
+    assert_predicate groups.first, :whole_suite?
+    assert_equal "Concurrently call", verdict("heddle call").peer.name
+    assert_equal "best peer", findings.peer_note(findings.summaries.find { |s| s.name == "Concurrently call" })
+    assert_equal "floor", findings.peer_note(findings.summaries.find { |s| s.name == "heavy: plain map" })
+  end
+
+  def test_answers_name_the_peer_the_ratio_the_floor_and_the_target
+    line = answer("Trivial items over 2 processes")
+
+    assert_equal "wins", line.css
+    assert_match(/\Aheddle process 7\.\d\d× faster than Parallel processes; /, line.text)
+    assert_match(/; \d+\.\d\d× slower than plain map \(the floor\) · target ≥ 5×: met\z/, line.text)
+    assert_equal "group-jobs-trivial", line.anchor
+  end
+
+  def test_an_answer_against_another_row_reports_that_ratio
+    line = answer("Heavy items on 2 cores")
+
+    assert_match(/\Aheddle process 1\.84× faster than heddle inline\z/, line.text)
+    assert_equal "neutral", line.css
+  end
+
+  def test_a_suite_without_groups_answers_with_a_range_and_a_count
+    assert_match(/\Aheddle call 3\.29× faster than Concurrently call · target ≥ 2×: met\z/,
+                 answer("Concurrent procs vs Concurrently").text)
+  end
+
+  def test_answers_with_one_question_merge_across_suites
+    merged = BenchReportFixture.results.data
+    merged["suites"]["workers"]["answers"] = [{ "question" => "Concurrent procs vs Concurrently", "groups" => nil,
+                                                "heddle" => nil, "against" => "peer", "peer" => nil, "target" => 2 }]
+    answers = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(merged)).answers
+    line = answers.find { |a| a.question == "Concurrent procs vs Concurrently" }
+
+    assert_equal 3, answers.size
+
+    assert_equal 3, line.items.size
+    assert_match(/\Aheddle 0\.\d\d–3\.29× the speed of their peers /, line.text)
+    assert_match(/ \(3 rows: 1 faster, 1 slower, 1 within noise\) · target ≥ 2×: met on 1 of 3\z/, line.text)
+    assert_equal "loses", line.css
+  end
+
+  def test_the_backend_table_marks_the_fastest_of_each_column_and_the_others_times
+    table = findings.backend_table
+
+    assert_equal(%w[trivial CPU-heavy], table.columns.map(&:job))
+    assert_equal %w[inline thread process], table.backends
+    trivial, heavy = table.columns
+
+    assert_equal "inline", trivial.fastest
+    assert_equal "210.00 µs ★", table.cell(trivial, "inline")
+    assert_equal "42.00 ms (200.0×)", table.cell(trivial, "process")
+    assert_equal "process", heavy.fastest
+    assert_equal "failed", table.cell(heavy, "thread")
+  end
+
+  def test_rows_no_declared_group_holds_are_drawn_in_other_rows
+    data = BenchReportFixture.results.data
+    data["suites"]["jobs"]["groups"].pop # forget "heavy"
+    groups = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).groups_of("jobs")
+
+    assert_equal ["trivial", "Other rows"], groups.map(&:name)
+    assert_equal 5, groups.last.rows.size
+  end
+end

@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rbconfig"
+
+# Runs Concurrently 1.2.0-style code on heddle/concurrently in a subprocess and
+# checks every answer.
+class ConcurrentlyCompatTest < Minitest::Test
+  SCRIPT = File.expand_path("compat_script.rb", __dir__)
+  LIB = File.expand_path("../../../lib", __dir__)
+  RAISING_LINE = File.readlines(SCRIPT).index { |line| line.include?('raise ArgumentError, "logged"') } + 1
+
+  EXPECTED = {
+    "call" => "[:a, :b]",
+    "brackets" => "1",
+    "call_nonblock waits" => "true",
+    "custom evaluation" => "true",
+    "concurrently" => "3",
+    "await_result block" => '"transformed error"',
+    "error result" => "raised RuntimeError: error",
+    "timeout" => "raised Heddle::Evaluation::TimeoutError: evaluation timed out after 0.0001 second(s)",
+    "timeout positional" => ":late",
+    "resume!" => ":resumed",
+    "resume! not waiting" => "raised Heddle::Evaluation::Error: not waiting",
+    "conclude_to while waiting" => ":intercepted",
+    "conclude twice" => "raised Heddle::Evaluation::Error: already concluded",
+    "order in one iteration" => "[1, 2, 3, 4]",
+    "deferred order" => "[0.01, 0.02, 0.03]",
+    "await_fastest" => "true",
+    "await_readable" => "true",
+    "await_readable timeout" => "raised Heddle::Evaluation::TimeoutError: evaluation timed out after 0.0001 second(s)",
+    "two readers of one IO" => "[true, true]",
+    "concurrently_read" => '"hello"',
+    "data" => "[:value, true, [:key]]",
+    "error log" => '["Concurrent proc exited with error!", "Source location: ' \
+                   "#{SCRIPT}:#{RAISING_LINE}\", \"Error: (ArgumentError) logged\"]",
+    "on error" => '["hooked"]',
+    "reinitialize!" => "nil",
+    "lifetime" => "true",
+    "debug" => '["BEGIN", "SUSPEND", "RESUME", "END"]',
+    "debug call_and_forget" => '["BEGIN", "SUSPEND", "RESUME", "END"]',
+    "interrupt keeps loop" => ":later",
+    "nothing to wait for" => "raised Heddle::EventLoop::DeadlockError: Infinitely running event loop detected: " \
+                             "There are no evaluations scheduled and no IOs to await. Nothing can resume the " \
+                             "waiting evaluation; schedule work or resume it before waiting."
+  }.freeze
+
+  def test_concurrently_code_runs_unchanged
+    output = IO.popen([RbConfig.ruby, "-I", LIB, SCRIPT], err: %i[child out], &:read)
+    answers = output.lines.to_h { |line| line.chomp.split(": ", 2) }
+    EXPECTED.each { |name, expected| assert_equal expected, answers[name], "#{name} (full output:\n#{output})" }
+  end
+
+  def test_constants_are_concurrentlys
+    script = 'require "heddle/concurrently"; ' \
+             "p [Concurrently::Proc::Evaluation, Concurrently::Evaluation::TimeoutError.ancestors.include?(" \
+             "Concurrently::Error), Concurrently::EventLoop.current.class, " \
+             "Concurrently::Proc.ancestors.include?(::Proc)]"
+    output = IO.popen([RbConfig.ruby, "-I", LIB, "-e", script], err: %i[child out], &:read)
+    assert_equal "[Heddle::Proc::Evaluation, true, Heddle::EventLoop, true]\n", output
+  end
+
+  # Code written for Concurrently still requires it: after heddle/concurrently
+  # that require must not load the gem over heddle's classes (issue 19).
+  def test_a_later_require_of_the_gem_is_a_no_op
+    script = 'require "heddle/concurrently"; p require("concurrently"); ' \
+             "p Concurrently::Proc.instance_method(:call).source_location.first.end_with?(\"lib/heddle/procs/proc.rb\")"
+    output = IO.popen([RbConfig.ruby, "-I", LIB, "-e", script], err: %i[child out], &:read)
+    assert_equal "false\ntrue\n", output
+  end
+end

@@ -1,0 +1,240 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "timeout"
+
+# Runs a body on a chosen IOWatch back end, in a thread of its own (a fresh
+# loop, so a fresh registry of that back end), bounded in time.
+module OnIOWatchBackend
+  LIMIT = 10 # seconds; every body here finishes in well under one
+
+  def on_backend(&)
+    watch_class = Heddle::EventLoop::IOWatch
+    previous = watch_class.instance_variable_get(:@backend)
+    watch_class.backend = backend
+    thread = Thread.new(&)
+    thread.report_on_exception = false
+    flunk "did not finish within #{LIMIT} s" unless thread.join(LIMIT)
+    thread.value
+  ensure
+    thread&.kill
+    watch_class.backend = previous
+  end
+
+  def counting(watch, method)
+    count = [0]
+    watch.singleton_class.prepend(Module.new { define_method(method) { |*args| (count[0] += 1) && super(*args) } })
+    count
+  end
+end
+
+# The IOWatch behaviours both back ends share: each test runs once per back
+# end. Orders and counts only, never timings.
+module IOWatchBehaviour
+  include OnIOWatchBackend
+
+  def test_the_loop_uses_the_chosen_back_end
+    assert_instance_of backend, on_backend { Heddle::EventLoop.current.io } # rubocop:disable Lint/AmbiguousBlockAssociation
+  end
+
+  def test_any_number_of_waiters_per_io_and_direction
+    woken = on_backend do
+      reader, writer = IO.pipe
+      readers = Array.new(3) { Heddle.concurrently { Heddle.await_readable(reader, within: 2, timeout_result: :late) } }
+      writers = Array.new(2) { Heddle.concurrently { Heddle.await_writable(writer, within: 2, timeout_result: :late) } }
+      Heddle.wait 0
+      waiting = Heddle::EventLoop.current.io.waiting?
+      writer.write "x"
+      [waiting, readers.map(&:await_result), writers.map(&:await_result)]
+    end
+    assert_equal [true, [true, true, true], [true, true]], woken
+  end
+
+  def test_registrations_are_kept_across_waits_and_dropped_when_idle
+    kept, dropped = on_backend do
+      reader, writer = IO.pipe
+      writer.write "x"
+      Heddle.await_readable(reader)
+      watch = Heddle::EventLoop.current.io
+      kept = [watch.watching?, watch.empty?]
+      # The idle registration goes after IDLE_SLEEPS sleeps of the loop; a
+      # wait whose timer is already due when the loop polls (a slow, loaded
+      # machine) does not sleep, hence the bound rather than an exact count.
+      50.times { watch.watching? && Heddle.wait(0.001) }
+      [kept, watch.watching?]
+    end
+    assert_equal [true, true], kept
+    refute dropped
+  end
+
+  def test_a_sweep_leaves_tokens_for_ready_ios_nobody_waits_on
+    taken = on_backend do
+      pipes = Array.new(3) { IO.pipe.tap { |_, writer| writer.write "x" } }
+      readers = pipes.map(&:first)
+      readers.each { |reader| Heddle.await_readable(reader) } # registers all three
+      watch = Heddle::EventLoop.current.io
+      watch.sweep
+      readers.map { |reader| watch.take_readable(reader) } + [watch.take_readable(readers[0])]
+    end
+    assert_equal [true, true, true, false], taken
+  end
+
+  def test_an_idle_ready_io_does_not_make_the_loop_spin
+    waits = on_backend do
+      reader, writer = IO.pipe
+      writer.write "x" # stays readable: nobody reads it
+      Heddle.await_readable(reader)
+      count = counting(Heddle::EventLoop.current.io, :wait)
+      Heddle.wait 0.05
+      count[0]
+    end
+    assert_operator waits, :<=, 3 # one that finds it ready (and disarms it), one that sleeps
+  end
+
+  def test_a_wait_times_out
+    result = on_backend { Heddle.await_readable(IO.pipe[0], within: 0.01, timeout_result: :none) }
+    assert_equal :none, result
+  end
+
+  def test_closing_an_awaited_io_wakes_its_waiters_and_a_closed_io_wakes_at_once
+    result = on_backend do
+      reader, _writer = IO.pipe
+      waiters = Array.new(2) { Heddle.concurrently { Heddle.await_readable(reader) } }
+      Heddle.wait 0
+      reader.close
+      late = Heddle.concurrently { Heddle.await_readable(reader) }
+      woken = waiters.map { |waiter| waiter.await_result(within: 2) }
+      [woken, late.await_result(within: 2), Heddle::EventLoop.current.io.empty?]
+    end
+    assert_equal [[true, true], true, true], result
+  end
+
+  def test_a_resume_from_another_thread_wakes_a_loop_that_waits_on_ios
+    result = on_backend do
+      reader, = IO.pipe
+      Heddle.concurrently { Heddle.await_readable(reader, within: 2) }
+      waiter = Heddle.concurrently { Heddle.await_resume! }
+      Thread.new do
+        sleep 0.01
+        waiter.resume!(:from_thread)
+      end
+      waiter.await_result(within: 2)
+    end
+    assert_equal :from_thread, result
+  end
+
+  def test_a_forked_child_leaves_the_parents_registrations_alone
+    result = on_backend do
+      reader, writer = IO.pipe
+      own_r, own_w = IO.pipe
+      waiter = Heddle.concurrently { Heddle.await_readable(reader, within: 5, timeout_result: :late) }
+      Heddle.wait 0
+      pid = fork do
+        own_w.write "c"
+        exit!(Heddle.await_readable(own_r, within: 1) && Heddle::EventLoop.current.io.empty? ? 0 : 1)
+      end
+      child_ok = Timeout.timeout(5) { Process.wait2(pid).last.success? }
+      writer.write "x"
+      [child_ok, waiter.await_result]
+    end
+    assert_equal [true, true], result
+  end
+end
+
+# Warm paths and ageing both back ends share (kept apart from
+# IOWatchBehaviour, which is long enough).
+module IOWatchTurns
+  include OnIOWatchBackend
+
+  # A loop whose IO is always ready never sleeps (a Heddle.run over loopback
+  # sockets); its registrations of IOs nobody closes (Ruby's socket calls
+  # wait through a temporary IO per call) must still age and go: they piled
+  # up, 4 a round in the soak's sockets load, until this counted sweeps too.
+  def test_a_loop_that_never_sleeps_still_drops_idle_registrations
+    kept, dropped = on_backend do
+      pipes = Array.new(3) { IO.pipe.tap { |_reader, writer| writer.write "x" } }
+      pipes.map(&:first).each { |reader| Heddle.await_readable(reader) }
+      watch = Heddle::EventLoop.current.io
+      kept = watch.watching?
+      rounds = (Heddle::EventLoop::IOWatch::IDLE_SLEEPS + 2) * Heddle::EventLoop::IOWatch::SWEEPS_PER_SLEEP
+      Heddle.concurrently { rounds.times { Heddle.wait 0 } }.await_result # a round each, never a sleep
+      [kept, watch.watching?].tap { pipes.flatten.each(&:close) }
+    end
+    assert kept
+    refute dropped
+  end
+
+  # bench wait_methods "await_readable": 100 ready pipes awaited in turn
+  # from the root fiber. Once warm, one sweep's tokens serve a whole pass;
+  # nio4r once disarmed each pipe while it warmed up, and then every await
+  # paid a sweep of its own.
+  def test_ready_ios_awaited_in_turn_share_one_sweep_per_pass
+    sweeps = on_backend do
+      readers = Array.new(100) { IO.pipe.tap { |_, writer| writer.write "x" }.first }
+      3.times { readers.each { |reader| Heddle.await_readable(reader) } }
+      count = counting(Heddle::EventLoop.current.io, :sweep)
+      5.times { readers.each { |reader| Heddle.await_readable(reader) } }
+      count[0]
+    end
+    assert_operator sweeps, :<=, 10 # one per pass of 100 awaits (it was one per await)
+  end
+end
+
+class IOWatchSelectTest < Minitest::Test
+  include IOWatchBehaviour
+  include IOWatchTurns
+
+  def backend = Heddle::EventLoop::Selectors::SelectWatch
+end
+
+class IOWatchNIOTest < Minitest::Test
+  include IOWatchBehaviour
+  include IOWatchTurns
+
+  def backend = Heddle::EventLoop::Selectors::NIOWatch
+
+  def setup
+    skip "nio4r does not load: #{backend.load_error}" unless backend.available?
+  end
+
+  # Past SCAN_ALWAYS registrations, closed IOs are looked for at most every
+  # SCAN_INTERVAL: the sleep is cut short to it, so the waiter still wakes.
+  def test_closing_one_of_many_awaited_ios_wakes_its_waiter
+    result = on_backend do
+      pipes = Array.new(backend::SCAN_ALWAYS + 20) { IO.pipe }
+      waiters = pipes.map { |(reader, _)| Heddle.concurrently { Heddle.await_readable(reader, within: 3) } }
+      2.times { Heddle.wait 0.005 } # sleeps, and scans: the next scan is SCAN_INTERVAL away
+      pipes[7][0].close
+      woken = waiters[7].await_result(within: 2)
+      waiters.each { |waiter| waiter.conclude_to(nil) unless waiter.concluded? }
+      pipes.flatten.each { |io| io.close unless io.closed? }
+      woken
+    end
+    assert_equal true, result
+  end
+end
+
+class IOWatchChoiceTest < Minitest::Test
+  def test_heddle_selector_names_the_back_end
+    watch = Heddle::EventLoop::IOWatch
+    selectors = Heddle::EventLoop::Selectors
+    assert_equal selectors::SelectWatch, watch.choose("select")
+    best = selectors::NIOWatch.available? ? selectors::NIOWatch : selectors::SelectWatch
+    assert_equal best, watch.choose(nil)
+    assert_equal selectors::NIOWatch, watch.choose("nio4r") if selectors::NIOWatch.available?
+  end
+
+  def test_a_loop_in_another_ractor_uses_io_select
+    experimental = Warning[:experimental]
+    Warning[:experimental] = false
+    ractor = Ractor.new { Heddle.await_readable(IO.pipe[0], within: 0.001) || Heddle::EventLoop.current.io.class.name }
+    assert_equal "Heddle::EventLoop::Selectors::SelectWatch", ractor.take
+  ensure
+    Warning[:experimental] = experimental
+  end
+
+  def test_an_unknown_selector_is_named_in_the_error
+    error = assert_raises(Heddle::EventLoop::IOWatch::SelectorError) { Heddle::EventLoop::IOWatch.choose("kqueue") }
+    assert_match(/"kqueue".*select.*nio4r/, error.message)
+  end
+end

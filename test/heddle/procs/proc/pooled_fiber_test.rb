@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "../../scheduler/bounded"
+
+# A cancelled proc's ensure blocks may wait: the concluded evaluation keeps
+# its result, the unwinding waits on a fresh one (PooledFiber#__cancel__). Before,
+# the wait re-entered the concluded evaluation, whose slot holds the result:
+# its resume raised NoMethodError in the loop.
+class ProcWorkerTest < Minitest::Test
+  include Bounded
+
+  def test_a_cancelled_procs_ensure_can_wait
+    log = []
+    result = bounded do
+      evaluation = Heddle.concurrently do
+        Heddle.await_resume!
+      ensure
+        log << :ensure_started
+        Heddle.wait 0.001
+        log << :ensure_done
+      end
+      Heddle.wait 0
+      evaluation.conclude_to(:cancelled)
+      Heddle.wait 0.05 until log.size == 2
+      evaluation.await_result
+    end
+
+    assert_equal [:cancelled, %i[ensure_started ensure_done]], [result, log]
+  end
+
+  def test_a_cancelled_procs_ensure_can_use_the_scheduler
+    reader, writer = IO.pipe
+    result = run_bounded do
+      evaluation = Heddle.concurrently do
+        sleep 30
+      ensure
+        writer.puts "ensure ran"
+        writer.close
+      end
+      sleep 0
+      evaluation.conclude_to(:cancelled)
+      [evaluation.await_result, reader.read]
+    end
+
+    assert_equal [:cancelled, "ensure ran\n"], result
+  ensure
+    reader&.close
+  end
+end

@@ -1,0 +1,151 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "bounded"
+
+# io_read / io_write with Ruby 3.1's semantics: length is the minimum to
+# transfer (0: any progress), the result is a byte count or -errno.
+class SchedulerRawIOTest < Minitest::Test
+  include Bounded
+
+  EAGAIN = -Errno::EAGAIN::Errno
+
+  # IO::Buffer warns that it is experimental on first use; the hooks get
+  # one from Ruby on every read and write anyway.
+  def setup
+    @experimental = Warning[:experimental]
+    Warning[:experimental] = false
+  end
+
+  def teardown
+    Warning[:experimental] = @experimental
+  end
+
+  def test_io_read_with_length_zero_returns_eagain_instead_of_waiting
+    result = run_bounded do
+      reader, = IO.pipe
+      Fiber.scheduler.io_read(reader, IO::Buffer.new(8), 0)
+    end
+
+    assert_equal EAGAIN, result
+  end
+
+  def test_io_read_with_a_minimum_waits_for_it
+    result = run_bounded do
+      reader, writer = IO.pipe
+      Heddle.concurrently do
+        writer.write("ab")
+        sleep 0
+        writer.write("cd")
+      end
+      buffer = IO::Buffer.new(8)
+      [Fiber.scheduler.io_read(reader, buffer, 4), buffer.get_string(0, 4)]
+    end
+
+    assert_equal [4, "abcd"], result
+  end
+
+  def test_io_read_at_end_of_file_returns_zero
+    result = run_bounded do
+      reader, writer = IO.pipe
+      writer.close
+      Fiber.scheduler.io_read(reader, IO::Buffer.new(8), 1)
+    end
+
+    assert_equal 0, result
+  end
+
+  def test_io_write_reports_epipe_as_a_negative_errno
+    result = run_bounded do
+      reader, writer = IO.pipe
+      reader.close
+      Fiber.scheduler.io_write(writer, IO::Buffer.for("data"), 0)
+    end
+
+    assert_equal(-Errno::EPIPE::Errno, result)
+  end
+
+  def test_read_nonblock_raises_instead_of_blocking
+    result = run_bounded do
+      reader, writer = IO.pipe
+      empty = begin
+        reader.read_nonblock(4)
+      rescue IO::EAGAINWaitReadable
+        :would_block
+      end
+      writer.write("xy")
+      [empty, reader.read_nonblock(4), reader.read_nonblock(4, exception: false)]
+    end
+
+    assert_equal [:would_block, "xy", :wait_readable], result
+  end
+
+  def test_end_of_file_and_broken_pipe_surface_as_ruby_errors
+    result = run_bounded do
+      reader, writer = IO.pipe
+      writer.close
+      eof = [reader.read, reader.read(1)]
+      other_reader, other_writer = IO.pipe
+      other_reader.close
+      epipe = assert_raises(Errno::EPIPE) { other_writer.write("x") }
+      [eof, epipe.class]
+    end
+
+    assert_equal [["", nil], Errno::EPIPE], result
+  end
+
+  def test_buffered_writes_flush_through_the_hook_intact
+    lines = run_bounded do
+      reader, writer = IO.pipe
+      writer.sync = false
+      Heddle.concurrently do
+        200.times { |i| writer.print("line #{i}\n") }
+        writer.close
+      end
+      reader.readlines(chomp: true)
+    end
+
+    assert_equal Array.new(200) { |i| "line #{i}" }, lines
+  end
+
+  def test_io_buffer_read_and_write_use_the_hooks
+    result = run_bounded do
+      reader, writer = IO.pipe
+      out = IO::Buffer.for(+"hello")
+      written = out.write(writer, 5)
+      into = IO::Buffer.new(5)
+      [written, into.read(reader, 5), into.get_string]
+    end
+
+    assert_equal [5, 5, "hello"], result
+  end
+
+  def test_without_io_hooks_ruby_reads_and_writes_itself_and_waits_through_io_wait
+    log = []
+    scheduler, data = bounded do
+      Fiber.set_scheduler(Heddle::Scheduler.new(io_hooks: false))
+      Heddle.run { [Fiber.scheduler, read_while_written(log)] }
+    ensure
+      Fiber.set_scheduler(nil)
+    end
+
+    refute_respond_to scheduler, :io_read
+    assert_equal "hello", data
+    assert_equal %i[reading writing read], log
+  end
+
+  private
+
+  def read_while_written(log)
+    reader, writer = IO.pipe
+    read = Heddle.concurrently do
+      log << :reading
+      reader.read(5).tap { log << :read }
+    end
+    Heddle.concurrently do
+      log << :writing
+      writer.write("hello")
+    end
+    read.await_result
+  end
+end

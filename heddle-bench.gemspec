@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "lib/heddle/bench/version"
+require_relative "lib/heddle-bench/heddle/bench/version"
 require_relative "heddle_gems"
 
 # The benchmark harness behind `heddle bench`: the harness, its suites and
-# reports (lib/heddle/bench.rb, lib/heddle/bench/). The peers it measures heddle
+# reports (lib/heddle-bench/heddle/bench.rb, lib/heddle-bench/heddle/bench/). The peers it measures heddle
 # against are not dependencies: the repository's Gemfile pins them in its
 # :peers group, and a row whose peer is missing is reported as skipped. The
 # probe scripts in bench/scripts/ run from a checkout and are not shipped.
@@ -17,11 +17,10 @@ Gem::Specification.new do |spec|
     over trials, heddle beside Concurrently, async, concurrent-ruby, parallel, pbt and
     Thread::Queue, written as JSON and rendered as Markdown, HTML and terminal reports.
   TEXT
-  HeddleGems.common(spec)
   spec.required_ruby_version = ">= 3.1"
-  spec.metadata["rubygems_mfa_required"] = "true"
-  spec.files = HeddleGems.add_on_lib("heddle-bench") + HeddleGems.files("docs/bench*.md") + HeddleGems::COMMON_FILES
+  HeddleGems.common(spec, "docs/bench*.md")
   # Released together: heddle-bench X needs heddle X and heddle-check X (the checks suite).
   spec.add_dependency "heddle", Heddle::Bench::VERSION
   spec.add_dependency "heddle-check", Heddle::Bench::VERSION
+  spec.metadata["rubygems_mfa_required"] = "true"
 end

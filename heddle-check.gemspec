@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "lib/heddle/check/version"
+require_relative "lib/heddle-check/heddle/check/version"
 require_relative "heddle_gems"
 
 # Property-based checks whose runs spread over heddle's workers, with shrinking,
-# and their Minitest and RSpec adapters: lib/heddle/check.rb and lib/heddle/check/.
+# and their Minitest and RSpec adapters: lib/heddle-check/heddle/check.rb and lib/heddle-check/heddle/check/.
 Gem::Specification.new do |spec|
   spec.name = "heddle-check"
   spec.version = Heddle::Check::VERSION
@@ -15,10 +15,9 @@ Gem::Specification.new do |spec|
     failure shrunk to a minimal counterexample with the seed that replays it. Minitest
     and RSpec adapters included.
   TEXT
-  HeddleGems.common(spec)
   spec.required_ruby_version = ">= 3.1"
-  spec.metadata["rubygems_mfa_required"] = "true"
-  spec.files = HeddleGems.add_on_lib("heddle-check") + %w[docs/check.md] + HeddleGems::COMMON_FILES
+  HeddleGems.common(spec, "docs/check.md")
   # Released together: heddle-check X needs heddle X.
   spec.add_dependency "heddle", Heddle::Check::VERSION
+  spec.metadata["rubygems_mfa_required"] = "true"
 end

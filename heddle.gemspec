@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "lib/heddle/version"
+require_relative "lib/heddle/heddle/version"
 require_relative "heddle_gems"
 
 # The runtime: loop, procs, scheduler, promises, workers (the Redis backend's
@@ -17,12 +17,10 @@ Gem::Specification.new do |spec|
     thread, process, ractor and Redis backends. Property checks are the heddle-check gem;
     the benchmark harness behind `heddle bench` is the heddle-bench gem.
   TEXT
-  HeddleGems.common(spec)
-  spec.required_ruby_version = ">= 3.1"
-  spec.metadata["rubygems_mfa_required"] = "true"
-  add_ons = HeddleGems::ADD_ONS.keys.flat_map { |name| HeddleGems.add_on_lib(name) }
   guides = HeddleGems.files("docs/*.md") - %w[docs/check.md] - HeddleGems.files("docs/bench*.md")
-  spec.files = HeddleGems.files("lib/**/*.rb", "exe/heddle") - add_ons + guides + HeddleGems::COMMON_FILES
+  spec.required_ruby_version = ">= 3.1"
+  HeddleGems.common(spec, "exe/heddle", *guides)
   spec.bindir = "exe"
   spec.executables = ["heddle"]
+  spec.metadata["rubygems_mfa_required"] = "true"
 end

@@ -6,10 +6,10 @@
 # Bundler evaluates all three in one process (`gemspec name:` in the Gemfile),
 # where a constant defined by each would be redefined, with a warning.
 #
-# Files are listed by Dir globs under this folder, not `git ls-files`, so that
-# `gem build` works the same from a checkout, a tarball or an unpacked gem, and
-# without git installed. The globs name narrow subtrees (lib/heddle/check, ...),
-# and test/heddle/gems_test.rb builds each gem and checks what it contains.
+# A gem's boundary is a folder: each gem's code is lib/<gem name>/ and nothing
+# else, its only require path. Files are listed by Dir globs, not `git
+# ls-files`, so that `gem build` works the same from a checkout, a tarball or
+# an unpacked gem; test/heddle/gems_test.rb builds each gem and installs it alone.
 module HeddleGems
   ROOT = __dir__
 
@@ -18,24 +18,28 @@ module HeddleGems
   # gem's homepage, source and changelog links follow it.
   HOMEPAGE = "https://github.com/heddle-rb/heddle"
 
-  # Every gem carries the README (a section per gem), the licence and the changelog.
+  # Every gem carries the README, the licence and the changelog.
   COMMON_FILES = %w[README.md LICENSE CHANGELOG.md].freeze
 
-  # The folders of the two add-on gems, shipped by them and never by heddle.
-  ADD_ONS = { "heddle-check" => "check", "heddle-bench" => "bench" }.freeze
-
   class << self
-    # Sets what every heddle gem has in common on a Gem::Specification.
+    # Sets what every heddle gem has in common on a Gem::Specification: its
+    # lib root (lib/<name>) as the one require path, and its files under it.
     #
-    # @param spec [Gem::Specification]
+    # @param spec [Gem::Specification] with its name set
+    # @param extra [Array<String>] globs of the gem's other files (docs, exe)
     # @return [void]
-    def common(spec)
+    def common(spec, *extra)
       spec.authors = ["heddle developers"]
       spec.license = "MIT"
       spec.homepage = HOMEPAGE
-      spec.require_paths = ["lib"]
+      spec.require_paths = [lib_root(spec.name)]
+      spec.files = files("#{lib_root(spec.name)}/**/*", *extra) + COMMON_FILES
       spec.metadata.merge!(links)
     end
+
+    # @param name [String] a gem's name
+    # @return [String] the folder that holds its code, relative to the repository root
+    def lib_root(name) = "lib/#{name}"
 
     # @param patterns [Array<String>] globs relative to the repository root
     # @return [Array<String>] the matching files (not folders), sorted
@@ -43,19 +47,12 @@ module HeddleGems
       Dir.glob(patterns, base: ROOT).select { |path| File.file?(File.join(ROOT, path)) }.sort
     end
 
-    # @param name [String] "heddle-check" or "heddle-bench"
-    # @return [Array<String>] the add-on's code: lib/heddle/<part>.rb and lib/heddle/<part>/**
-    def add_on_lib(name)
-      part = ADD_ONS.fetch(name)
-      files("lib/heddle/#{part}.rb", "lib/heddle/#{part}/**/*")
-    end
-
     private
 
     def links
       { "homepage_uri" => HOMEPAGE, "source_code_uri" => HOMEPAGE,
         "changelog_uri" => "#{HOMEPAGE}/blob/main/CHANGELOG.md",
-        "bug_tracker_uri" => "#{HOMEPAGE}/issues" }
+        "bug_tracker_uri" => "#{HOMEPAGE}/issues", "rubygems_mfa_required" => "true" }
     end
   end
 end

@@ -1,6 +1,13 @@
 # frozen_string_literal: true
 
-$LOAD_PATH.unshift File.expand_path("../lib", __dir__)
+# The three gems' lib roots (heddle, heddle-check, heddle-bench; README "Three
+# gems"), for this process and for the child rubies the tests start.
+module LibRoots
+  DIRS = %w[heddle heddle-check heddle-bench].map { |gem| File.expand_path("../lib/#{gem}", __dir__) }.freeze
+  # `-I DIR` for each root, for a child ruby's command line.
+  FLAGS = DIRS.flat_map { |dir| ["-I", dir] }.freeze
+end
+$LOAD_PATH.unshift(*LibRoots::DIRS)
 require "heddle"
 require "minitest/autorun"
 

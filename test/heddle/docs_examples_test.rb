@@ -57,7 +57,7 @@ class DocsExamplesTest < Minitest::Test
     Dir.mktmpdir("heddle-doc") do |dir|
       path = File.join(dir, "example.rb")
       File.write(path, example.code)
-      Open3.popen2e(RbConfig.ruby, "-I", File.join(ROOT, "lib"), path, chdir: dir) do |stdin, out, wait|
+      Open3.popen2e(RbConfig.ruby, *LibRoots::FLAGS, path, chdir: dir) do |stdin, out, wait|
         stdin.close
         reader = Thread.new { out.read }
         finish(wait, reader)

@@ -15,7 +15,7 @@ class GemsTest < Minitest::Test
   NAMES = %w[heddle heddle-check heddle-bench].freeze
   # What the runtime gem must never ship: the add-ons' code, the probes, the
   # benchmark results and the add-ons' guides.
-  NOT_RUNTIME = %r{\A(lib/heddle/(bench|check)(\.rb|/)|bench/|docs/results/|docs/(check|bench[^/]*)\.md\z)}
+  NOT_RUNTIME = %r{\A(lib/heddle/heddle/(bench|check|soak)(\.rb|/)|bench/|docs/results/|docs/(check|bench[^/]*)\.md\z)}
   # Child processes see neither Bundler nor this run's flags: like a user's
   # shell with only the unpacked gems. (RubyGems on 3.3 sets Bundler up again
   # in any child that inherits BUNDLER_SETUP.)
@@ -50,21 +50,25 @@ class GemsTest < Minitest::Test
   def test_the_runtime_gem_ships_no_checks_benchmarks_probes_or_results
     files = contents("heddle")
     assert_empty files.grep(NOT_RUNTIME)
-    %w[lib/heddle.rb exe/heddle lib/heddle/workers/redis.rb lib/heddle/kernel.rb lib/heddle/concurrently.rb
-       LICENSE CHANGELOG.md README.md].each { |file| assert_includes files, file }
+    %w[lib/heddle/heddle.rb exe/heddle lib/heddle/heddle/workers/redis.rb lib/heddle/heddle/kernel.rb
+       lib/heddle/heddle/concurrently.rb LICENSE CHANGELOG.md README.md].each do |file|
+      assert_includes files, file
+    end
     assert_equal ["heddle"], package("heddle").spec.executables
     assert_empty package("heddle").spec.runtime_dependencies, "the runtime needs no gem (redis-client is loaded lazily)"
   end
 
-  def test_the_add_ons_ship_their_own_code_only
-    { "heddle-check" => %r{\Alib/heddle/check(\.rb|/)}, "heddle-bench" => %r{\Alib/heddle/bench(\.rb|/)} }.each do |name, own|
+  def test_each_gem_ships_its_own_lib_root_as_its_one_require_path
+    NAMES.each do |name|
       lib = contents(name).grep(%r{\Alib/})
-      assert_equal lib, lib.grep(own), "#{name} ships only its own lib files"
-      assert_empty package(name).spec.executables
+      assert_equal lib, lib.grep(%r{\Alib/#{name}/heddle[/.]}), "#{name} ships only its own lib root"
+      assert_equal ["lib/#{name}"], package(name).spec.require_paths
     end
-    assert_includes contents("heddle-check"), "lib/heddle/check/shrinker.rb"
-    assert_includes contents("heddle-bench"), "lib/heddle/bench/suites/call_methods.rb"
-    assert_includes contents("heddle-bench"), "lib/heddle/bench/suites/support/redis_fleet.rb"
+    %w[heddle-check heddle-bench].each { |name| assert_empty package(name).spec.executables }
+    assert_includes contents("heddle-check"), "lib/heddle-check/heddle/check/shrinker.rb"
+    assert_includes contents("heddle-bench"), "lib/heddle-bench/heddle/bench/suites/call_methods.rb"
+    assert_includes contents("heddle-bench"), "lib/heddle-bench/heddle/bench/suites/support/redis_fleet.rb"
+    assert_includes contents("heddle-bench"), "lib/heddle-bench/heddle/soak/loads/doors.rb"
   end
 
   def test_every_library_file_is_in_exactly_one_gem
@@ -90,27 +94,79 @@ class GemsTest < Minitest::Test
     end
   end
 
-  def test_heddle_bench_without_the_bench_gem_says_which_gem_to_add
-    out, err, status = heddle("bench", "--list")
-    refute status.success?
-    assert_empty out
-    assert_equal 1, err.lines.size, err
-    assert_match(/`heddle bench` needs the heddle-bench gem: run `gem install heddle-bench`, or add `gem "heddle-bench"`/, err)
+  # Requires each feature given, printing a line for each that raised a LoadError.
+  REQUIRE_EACH = <<~RUBY
+    ARGV.each do |feature|
+      require feature
+    rescue LoadError => e
+      puts "\#{feature}: \#{e.message}"
+    end
+  RUBY
+  # The optional gems a shipped file may need, named in its LoadError.
+  OPTIONAL_GEM = /need the redis-client gem|cannot load such file -- (rspec|minitest)\b/
+
+  # Installed alone into an empty GEM_HOME, each gem (with only the heddle gems
+  # it depends on) loads every file it ships, with warnings on and none printed;
+  # a file that needs an optional gem says which one to add.
+  def test_each_gem_installed_alone_requires_every_file_it_ships
+    { "heddle" => %w[heddle], "heddle-check" => %w[heddle heddle-check],
+      "heddle-bench" => %w[heddle heddle-check heddle-bench] }.each do |name, gems|
+      out, err, status = installed_ruby(gems, "-w", "-e", REQUIRE_EACH, *shipped_features(name))
+      assert status.success?, "#{name}: #{err}"
+      assert_empty err.lines.grep(/warning/), "#{name} printed warnings"
+      failures = out.lines.map(&:chomp).reject(&:empty?)
+      assert_empty failures.grep_v(OPTIONAL_GEM), "#{name}: files that failed to load"
+    end
   end
 
-  def test_the_three_unpacked_gems_run_heddle_bench_together
-    libs = %w[heddle-check heddle-bench].flat_map { |name| ["-I", File.join(self.class.built, name, "lib")] }
-    out, err, status = heddle("bench", "--list", flags: libs)
-    assert status.success?, err
-    assert_match(/^call_methods /, out)
+  def test_every_command_answers_help_with_the_runtime_alone_or_names_the_gem_to_add
+    %w[--help worker].each do |command|
+      out, err, status = installed_heddle(%w[heddle], *[command, "--help"].uniq)
+      assert status.success?, "heddle #{command} --help: #{err}"
+      assert_match(/Usage: heddle/, out)
+      assert_empty err
+    end
+    %w[bench soak].each do |command|
+      out, err, status = installed_heddle(%w[heddle], command, "--help")
+      refute status.success?
+      assert_empty out
+      assert_equal 1, err.lines.size, err
+      assert_match(/`heddle #{command}` needs the heddle-bench gem: run `gem install heddle-bench`, /, err)
+      assert_match(/or add `gem "heddle-bench"`/, err)
+    end
+  end
+
+  def test_with_the_bench_gem_installed_bench_and_soak_answer_help
+    %w[bench soak].each do |command|
+      out, err, status = installed_heddle(%w[heddle heddle-check heddle-bench], command, "--help")
+      assert status.success?, "heddle #{command} --help: #{err}"
+      assert_match(/heddle #{command}/, out)
+    end
   end
 
   private
 
-  # Runs the unpacked runtime gem's `heddle` without RubyGems, so that no
-  # installed gem (and no checkout) can stand in for a missing one.
-  def heddle(*args, flags: [])
-    exe = File.join(self.class.built, "heddle", "exe", "heddle")
-    Open3.capture3(PLAIN_ENV, RbConfig.ruby, "--disable-gems", *flags, exe, *args, chdir: self.class.built)
+  def shipped_features(name)
+    contents(name).grep(%r{\Alib/#{name}/.*\.rb\z}).map do |path|
+      path.delete_prefix("lib/#{name}/").delete_suffix(".rb")
+    end
   end
+
+  # A GEM_HOME holding only these gems, installed from the built .gem files.
+  def gem_home(gems)
+    @gem_homes ||= {}
+    @gem_homes[gems] ||= File.join(self.class.built, "home-#{gems.join('+')}").tap do |home|
+      files = gems.map { |name| File.join(self.class.built, "#{name}.gem") }
+      command = [Gem.ruby, "-S", "gem", "install", "--local", "--ignore-dependencies", "--no-document",
+                 "--install-dir", home, "--bindir", File.join(home, "bin"), *files]
+      output, status = Open3.capture2e(PLAIN_ENV, *command)
+      raise "gem install #{gems.join(' ')} failed:\n#{output}" unless status.success?
+    end
+  end
+
+  def installed_env(gems) = PLAIN_ENV.merge("GEM_HOME" => gem_home(gems), "GEM_PATH" => gem_home(gems))
+
+  def installed_ruby(gems, *args) = Open3.capture3(installed_env(gems), RbConfig.ruby, *args, chdir: self.class.built)
+
+  def installed_heddle(gems, *args) = installed_ruby(gems, File.join(gem_home(gems), "bin", "heddle"), *args)
 end

@@ -9,7 +9,6 @@ require "rbconfig"
 # method is public: private helpers have plain names (issue 17). Checked in
 # a fresh ruby that loads every part, so the opt-in layers are seen too.
 class ProtocolTest < Minitest::Test
-  LIB = File.expand_path("../../lib", __dir__)
   SCRIPT = <<~RUBY
     require "json"
     require "heddle"
@@ -33,7 +32,7 @@ class ProtocolTest < Minitest::Test
 
   def self.found
     @found ||= begin
-      out, err, status = Open3.capture3({ "RUBYOPT" => nil }, RbConfig.ruby, "-I", LIB, "-e", SCRIPT)
+      out, err, status = Open3.capture3({ "RUBYOPT" => nil }, RbConfig.ruby, *LibRoots::FLAGS, "-e", SCRIPT)
       raise "the probe failed: #{err}" unless status.success?
 
       JSON.parse(out)
@@ -49,7 +48,7 @@ class ProtocolTest < Minitest::Test
   def test_every_public_dunder_method_is_a_listed_message
     listed = found.fetch("listed").map(&:to_sym)
     unlisted = found.fetch("public").reject { |name| listed.include?(name[/__\w+__\z/].to_sym) }
-    assert_empty unlisted, "add these to Heddle::Protocol (lib/heddle/protocol.rb) or give them plain names"
+    assert_empty unlisted, "add these to Heddle::Protocol (lib/heddle/heddle/protocol.rb) or give them plain names"
   end
 
   def test_every_listed_message_is_answered_somewhere

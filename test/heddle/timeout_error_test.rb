@@ -27,7 +27,8 @@ class TimeoutErrorTest < Minitest::Test
     rescue Heddle::TimeoutError => e
       e.class
     end
-    assert_equal [Heddle::Promise::TimeoutError, Heddle::Evaluation::TimeoutError, Heddle::Workers::TimeoutError], caught
+    assert_equal [Heddle::Promise::TimeoutError, Heddle::Evaluation::TimeoutError, Heddle::Workers::TimeoutError],
+                 caught
   end
 
   def test_a_heddle_timeout_is_not_raised_or_rescued_as_ruby_s_own

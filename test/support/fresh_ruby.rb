@@ -8,8 +8,6 @@ require "tempfile"
 # forked from one that has run ractors cannot start them reliably (other
 # tests start ractors), so a crash or a hang fails the case, not the run.
 module FreshRuby
-  LIB = File.expand_path("../../lib", __dir__)
-
   # @param code [String] run after prelude; its last expression is the result
   # @param prelude [String]
   # @param limit [Numeric] seconds before the run counts as hung
@@ -28,7 +26,7 @@ module FreshRuby
   def run_fresh_ruby(script, limit: 60)
     reader, writer = IO.pipe
     errors = Tempfile.new("fresh_ruby")
-    pid = Process.spawn(RbConfig.ruby, "-I", LIB, "-e", script, out: writer, err: errors.path)
+    pid = Process.spawn(RbConfig.ruby, *LibRoots::FLAGS, "-e", script, out: writer, err: errors.path)
     writer.close
     yield pid, reader if block_given?
     output = read_until_closed(reader, limit)

@@ -137,7 +137,7 @@ module RedisFixture
 
       @server = server
       @log = File.join(server.dir, "worker-#{object_id}.log")
-      command = [RbConfig.ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "heddle"), "worker",
+      command = [RbConfig.ruby, *LibRoots::FLAGS, File.join(ROOT, "exe", "heddle"), "worker",
                  "--redis", server.url, *requires.flat_map { |f| ["--require", f] }, *args]
       @pid = Process.spawn(*command, %i[out err] => @log, chdir: ROOT)
       RedisFixture.started << self
@@ -212,7 +212,7 @@ module RedisFixture
     # @return [Heddle::Pool] on the shared server unless server: is given
     def redis_pool(handler, server: RedisFixture.shared, **options)
       pool = Heddle::Pool.new(worker: :redis, handler: handler, url: server.url, visibility_timeout: 1, ttl: 5,
-                            reconnect_timeout: 5, **options)
+                              reconnect_timeout: 5, **options)
       @pools << pool
       pool
     end

@@ -12,7 +12,6 @@ require "rbconfig"
 #   caller raised <class>, caller ensure
 #   ensure               item 1's ensure block ran
 class SpawnedCaller
-  LIB = File.expand_path("../../lib", __dir__)
   # Seconds the program may take to start, to react, and to end.
   LIMIT = 30
 
@@ -55,7 +54,8 @@ class SpawnedCaller
 
   def initialize(backend, fault)
     @reader, writer = IO.pipe
-    @pid = Process.spawn(RbConfig.ruby, "-I", LIB, "-e", SCRIPT, backend.to_s, fault.to_s, out: writer, err: writer)
+    @pid = Process.spawn(RbConfig.ruby, *LibRoots::FLAGS, "-e", SCRIPT, backend.to_s, fault.to_s, out: writer,
+                                                                                                  err: writer)
     writer.close
     @lines = []
     @deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + LIMIT

@@ -1,6 +1,6 @@
 # Counts tarai calls and allocations per cpu_bound check, heddle inline vs pbt none.
 require "heddle"; require "heddle/check"; require "heddle/bench"; require "pbt"
-load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+load File.expand_path("../../../lib/heddle-bench/heddle/bench/suites/checks.rb", __dir__)
 n = 0
 tp = TracePoint.new(:call) { |t| n += 1 if t.method_id == :tarai }
 { "heddle" => -> { Heddle::Check.assert(Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| Heddle::Bench::ChecksSuite.tarai(x, y, z) }, worker: :inline, runs: 100) },

@@ -3,7 +3,7 @@ require "heddle"
 require "heddle/check"
 require "heddle/bench"
 require "pbt"
-load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+load File.expand_path("../../../lib/heddle-bench/heddle/bench/suites/checks.rb", __dir__)
 S = Heddle::Bench::ChecksSuite
 S.write_text
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -1,5 +1,5 @@
 require "heddle"; require "heddle/check"; require "heddle/bench"
-load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+load File.expand_path("../../../lib/heddle-bench/heddle/bench/suites/checks.rb", __dir__)
 Warning[:experimental] = false
 S = Heddle::Bench::ChecksSuite
 errs = Hash.new(0); n = Integer(ARGV[0] || 100)

@@ -1,9 +1,9 @@
 # io_bound checks on heddle inline: wall time, minor page faults (/proc/self/stat) and GC counts per check.
-# usage: bundle exec ruby -Ilib bench/scripts/check/io_faults.rb
+# usage: bundle exec ruby bench/scripts/check/io_faults.rb
 require "heddle"
 require "heddle/check"
 require "heddle/bench"
-load "lib/heddle/bench/suites/checks.rb"
+load "lib/heddle-bench/heddle/bench/suites/checks.rb"
 S = Heddle::Bench::ChecksSuite
 S.respond_to?(:ensure_text!) ? S.ensure_text! : nil
 p File.exist?(S::TEXT_PATH) && File.size(S::TEXT_PATH)

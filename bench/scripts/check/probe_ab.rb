@@ -1,6 +1,6 @@
 # In-process A/B of the check runner's probe: serial (orig), one slice per worker (par), none;
 # cpu_bound (tarai(9, 4, 0), 100 runs) on 2 ractors, and inline, interleaved in random order.
-# usage: bundle exec ruby -Ilib bench/scripts/check/probe_ab.rb
+# usage: bundle exec ruby bench/scripts/check/probe_ab.rb
 # Historical: it patches the pooled runner as of commit cff99ea (run_chunks, chunk_size(count)); run it on a
 # checkout of that commit. bench/scripts/check/window_ab.rb measures the runners that replaced it.
 require "heddle"

@@ -6,7 +6,7 @@
 # runs 50, and the main ractor and one ractor pulling 2-run chunks from a dispatcher
 # ractor. Variants interleaved in random order; wall and process CPU (all threads),
 # median [min–max]. docs/check.md, "A ractor per worker", has the figures.
-# usage: bundle exec ruby -Ilib bench/scripts/check/ractor_gap.rb [trials] [variant,...]
+# usage: bundle exec ruby bench/scripts/check/ractor_gap.rb [trials] [variant,...]
 require "heddle"
 require "heddle/check"
 Warning[:experimental] = false

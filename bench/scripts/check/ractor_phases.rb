@@ -1,11 +1,11 @@
 # Where a pooled ractor check (a Heddle::Pool of 2 ractors, the runner worker: :ractor used before RactorChunks)
 # spends its time on cpu_bound (tarai(9, 4, 0), 100 runs): starting the runner (the pool), the runs, and
 # closing it (the pool's shutdown). Checks in one process after a warm-up, median [min–max].
-# usage: bundle exec ruby -Ilib bench/scripts/check/ractor_phases.rb [trials]
+# usage: bundle exec ruby bench/scripts/check/ractor_phases.rb [trials]
 require "heddle"
 require "heddle/check"
 require "heddle/bench"
-load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+load File.expand_path("../../../lib/heddle-bench/heddle/bench/suites/checks.rb", __dir__)
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 Warning[:experimental] = false
 $marks = []

@@ -1,11 +1,11 @@
 # The same CPU-bound work (100 x tarai(9, 4, 0)) split over N ractors started at once, no driver involved:
 # how wall time depends on the number of runnable ractors when the machine is loaded (Pbt's ractor worker
 # starts 100, one per run; heddle's check runner keeps 2 per worker alive). Random order, 7 trials per N.
-# usage: bundle exec ruby -Ilib bench/scripts/check/ractor_share.rb
+# usage: bundle exec ruby bench/scripts/check/ractor_share.rb
 require "heddle"
 require "heddle/check"
 require "heddle/bench"
-load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+load File.expand_path("../../../lib/heddle-bench/heddle/bench/suites/checks.rb", __dir__)
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 Warning[:experimental] = false
 def go(count)

@@ -2,7 +2,7 @@
 # worker ractor's idle time before and between its chunks (from the check's start), and
 # its tail (from its last chunk's end to the check's end). Each chunk's handler is wrapped
 # to report when it ran; the driver is Ractors' own, with the timing kept aside.
-# usage: bundle exec ruby -Ilib bench/scripts/check/ractor_timeline.rb [checks]
+# usage: bundle exec ruby bench/scripts/check/ractor_timeline.rb [checks]
 require "heddle"
 require "heddle/check"
 Warning[:experimental] = false

@@ -1,7 +1,7 @@
 # cpu_bound check (tarai(9, 4, 0), 100 runs): heddle worker: :ractor against
 # :inline, alternated 7 times in one process. LIB=path/to/lib picks the lib.
 # usage: ruby bench/scripts/check/ractor_vs_inline.rb
-$LOAD_PATH.unshift(ENV["LIB"].to_s.empty? ? File.expand_path("../../../lib", __dir__) : ENV.fetch("LIB", nil))
+$LOAD_PATH.unshift(ENV["LIB"].to_s.empty? ? File.expand_path("../../../lib/heddle", __dir__) : ENV.fetch("LIB", nil))
 require "heddle"
 require "heddle/check"
 Warning[:experimental] = false

@@ -23,7 +23,7 @@ OptionParser.new do |o|
   o.on("--rows LIST", Array) { |r| options[:rows] = r }
 end.parse!
 old_lib = File.expand_path(ARGV.fetch(0))
-new_lib = File.expand_path(ARGV.fetch(1, File.join(root, "lib")))
+new_lib = File.expand_path(ARGV.fetch(1, File.join(root, "lib/heddle")))
 
 child = <<~RUBY
   require "json"

@@ -6,7 +6,7 @@
 # challenge's minimum, and per shrink the steps and the property
 # evaluations it took (medians [min-max] over the seeds that failed).
 #
-#   bundle exec ruby -Ilib -Itest bench/scripts/check/shrinking_challenge.rb [--seeds 100] [--rows a,b] [--no-pbt]
+#   bundle exec ruby -Itest bench/scripts/check/shrinking_challenge.rb [--seeds 100] [--rows a,b] [--no-pbt]
 #
 # The heddle rows are test/support/shrinking_challenges.rb (the test's), then
 # two variants the test does not assert (bound5 and binheap with jqwik's

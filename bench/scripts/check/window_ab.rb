@@ -7,13 +7,13 @@
 # VARIANTS=old,chunks,pbt,inline picks the variants to run.
 # One of the `checks` suite's cases (CASE=cpu_bound, the default; simple, io_bound, failure_simple), 2 workers
 # (WORKER=ractor, the default, or process). Wall and CPU (this process only), minor page faults and GCs per check.
-# usage: bundle exec ruby -Ilib bench/scripts/check/window_ab.rb [trials]
+# usage: bundle exec ruby bench/scripts/check/window_ab.rb [trials]
 require "heddle"
 require "heddle/check"
 require "heddle/bench"
 require "pbt"
 require_relative "ractor_chunks" # the ractor-per-chunk runner these variants derive from
-load File.expand_path("../../../lib/heddle/bench/suites/checks.rb", __dir__)
+load File.expand_path("../../../lib/heddle-bench/heddle/bench/suites/checks.rb", __dir__)
 S = Heddle::Bench::ChecksSuite
 S.write_text
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -1,7 +1,7 @@
 # usage: bundle exec ruby bench/scripts/core/core_bench.rb heddle|concurrently
 lib = ARGV[0]
 if lib == "heddle"
-  $LOAD_PATH.unshift ENV["LIB"] || ENV["LIB"] || File.expand_path("../../../lib", __dir__)
+  $LOAD_PATH.unshift ENV["LIB"] || ENV["LIB"] || File.expand_path("../../../lib/heddle", __dir__)
   require "heddle/procs"
   def cproc(&b) = Heddle.concurrent_proc(&b)
   def wait(s) = Heddle.wait(s)

@@ -5,7 +5,7 @@
 # pages, malloc'd ivar tables), and each new page costs a fault (~13 us on
 # this VM). Usage (without Bundler, so only one lib loads):
 #   ruby bench/scripts/core/faults_per_op.rb [LIB_DIR]
-$LOAD_PATH.unshift(File.expand_path(ARGV[0] || "../../../lib", __dir__))
+$LOAD_PATH.unshift(File.expand_path(ARGV[0] || "../../../lib/heddle", __dir__))
 require "heddle"
 require "objspace"
 

@@ -4,7 +4,7 @@
 #   ROW: cf cn cd wc wn wd wf (call_and_forget, call_nonblock, call_detached
 #   +await, waiting call, waiting call_nonblock, waiting call_detached,
 #   waiting call_and_forget); BATCHES of 100 calls. Alternate two libs.
-$LOAD_PATH.unshift(ENV["LIB"].to_s.empty? ? File.expand_path("../../../lib", __dir__) : ENV["LIB"])
+$LOAD_PATH.unshift(ENV["LIB"].to_s.empty? ? File.expand_path("../../../lib/heddle", __dir__) : ENV["LIB"])
 require "heddle/procs"
 def wait(s) = Heddle.wait(s)
 row = ARGV[0]; n = Integer(ARGV[1])

@@ -5,7 +5,7 @@
 # most of them: ~4 each). Usage, without Bundler so only one lib loads:
 #   ruby bench/scripts/core/spawn_fresh.rb [LIB_DIR]
 # LIB_DIR (absolute) lets an old checkout's lib be compared (default: this lib).
-$LOAD_PATH.unshift(File.expand_path(ARGV[0] || "../../../lib", __dir__))
+$LOAD_PATH.unshift(File.expand_path(ARGV[0] || "../../../lib/heddle", __dir__))
 require "heddle"
 
 def minflt = File.read("/proc/self/stat").split[9].to_i

@@ -2,7 +2,7 @@
 # Interleaved: the messages suite's own rigs, lockstep, N workers, 20,000 round trips, 5 rounds.
 require "heddle"
 require "heddle/bench"
-load "lib/heddle/bench/suites/messages.rb" rescue nil
+load "lib/heddle-bench/heddle/bench/suites/messages.rb" rescue nil
 S = Heddle::Bench::MessagesSuite
 N = Integer(ARGV[0] || 100)
 TOTAL = 20_000

@@ -8,7 +8,7 @@
 # trial's process; a probe only: here a hung trial is not stopped (the
 # promises suite's own stall detector ends lost waiters after 2 s).
 #   bundle exec ruby bench/scripts/promises/bench_without_timeout.rb promises --trials 5 --out tmp/DIR
-$LOAD_PATH.unshift File.expand_path("../../../lib", __dir__)
+$LOAD_PATH.unshift File.expand_path("../../../lib/heddle", __dir__)
 require "heddle/bench"
 
 # Trial#call without the Timeout block; the rest of the trial unchanged.

@@ -6,7 +6,7 @@
 require "fileutils"
 trials, out = ARGV.fetch(0, "6"), ARGV.fetch(1, "tmp/promises-harness-ab")
 root = File.expand_path("../../..", __dir__)
-src = File.read(File.join(root, "lib/heddle/bench/suites/promises.rb"))
+src = File.read(File.join(root, "lib/heddle-bench/heddle/bench/suites/promises.rb"))
 src = src.sub('"Heddle::Promise" => ["heddle", [], "Heddle::Promise.new; value; fulfill(v)", -> { Heddle::Promise.new }, true]',
               '"Heddle::Promise" => ["heddle", [], "Heddle::Promise.new; value; fulfill(v)", -> { Heddle::Promise.new }, true], ' \
               '"Heddle park" => ["heddle", [], "Spinner.passes = 0", -> { Heddle::Promise.new }, true], ' \

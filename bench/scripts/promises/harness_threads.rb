@@ -8,7 +8,7 @@ require "fileutils"
 trials = ARGV.fetch(0, "1")
 out = ARGV.fetch(1, "tmp/promises-harness-threads")
 root = File.expand_path("../../..", __dir__)
-src = File.read(File.join(root, "lib/heddle/bench/suites/promises.rb"))
+src = File.read(File.join(root, "lib/heddle-bench/heddle/bench/suites/promises.rb"))
 FileUtils.mkdir_p(File.join(root, out))
 log = File.join(root, out, "threads.txt")
 dump = <<~RUBY

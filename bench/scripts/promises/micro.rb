@@ -1,4 +1,4 @@
-$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
+$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib/heddle"), __dir__)
 require "heddle"
 n = 1_000_000
 GC.disable

@@ -1,5 +1,5 @@
 # Hand-off primitives in the article's job: 10 waiter threads, 1 resolver.
-$LOAD_PATH.unshift File.expand_path("../../../lib", __dir__)
+$LOAD_PATH.unshift File.expand_path("../../../lib/heddle", __dir__)
 require "heddle"
 N = Integer(ENV.fetch("N", "50000"))
 T = Integer(ENV.fetch("T", "3"))

@@ -13,7 +13,7 @@
 #         resolver that works ~100 us per promise: wall and CPU
 # Prints one line "case wall cpu extra".
 #   for p in 0 16 ""; do PASSES=$p bundle exec ruby bench/scripts/promises/real_use.rb idle; done
-$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
+$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib/heddle"), __dir__)
 require "heddle"
 
 Heddle::Promises::Spinner.passes = Integer(ENV["PASSES"]) if ENV["PASSES"] && !ENV["PASSES"].empty?

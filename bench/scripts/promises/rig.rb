@@ -1,9 +1,9 @@
 # A/B of the suite's ThreadRig rows: CFG="name:ENV=val;..." runs each config in a child process.
-$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
+$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib/heddle"), __dir__)
 require "heddle"
 require "heddle/bench"
 require "concurrent"
-load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib"), "heddle/bench/suites/promises.rb"), __dir__)
+load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib/heddle"), "heddle/bench/suites/promises.rb"), __dir__)
 S = Heddle::Bench::PromisesSuite
 Heddle::Promises::Spinner.passes = Integer(ENV["PASSES"]) if ENV["PASSES"]
 N = Integer(ENV.fetch("N", "50000"))

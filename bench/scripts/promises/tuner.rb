@@ -8,7 +8,7 @@ module TunerLog
     super
   end
 end
-$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
+$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib/heddle"), __dir__)
 require "heddle"
 Heddle::Promises::SpinTuner.singleton_class.prepend(TunerLog)
 at_exit do

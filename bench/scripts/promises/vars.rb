@@ -21,12 +21,12 @@
 #   PASSES        Spinner.passes for the heddle rows (heddle-park: 0, heddle-spin: 16)
 #   bundle exec ruby bench/scripts/promises/ab.rb 5 q=queue:RIG=vars.rb \
 #     qt=queue:RIG=vars.rb,TIMEOUT=1 l=heddle:RIG=vars.rb lt=heddle:RIG=vars.rb,TIMEOUT=1
-$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib"), __dir__)
+$LOAD_PATH.unshift File.expand_path(ENV.fetch("LIB", "../../../lib/heddle"), __dir__)
 require "heddle"
 require "heddle/bench"
 require "timeout"
 require "concurrent"
-load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib"), "heddle/bench/suites/promises.rb"), __dir__)
+load File.expand_path(File.join(ENV.fetch("LIB", "../../../lib/heddle"), "heddle/bench/suites/promises.rb"), __dir__)
 S = Heddle::Bench::PromisesSuite
 N = Integer(ENV.fetch("N", "50000"))
 ROWS = {

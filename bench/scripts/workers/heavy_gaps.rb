@@ -6,11 +6,11 @@
 # time from the map's start to its first chunk, between its chunks (the lane's
 # round trip: read DONE, take the next chunk, marshal, write), and from its
 # last chunk to the map's end (waiting for the other worker: the imbalance).
-#   bundle exec ruby -Ilib bench/scripts/workers/heavy_gaps.rb [rounds]
+#   bundle exec ruby bench/scripts/workers/heavy_gaps.rb [rounds]
 require "heddle"
 require "heddle/bench"
 require "tmpdir"
-require_relative "../../../lib/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
+require_relative "../../../lib/heddle-bench/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
 
 LOG_DIR = Dir.mktmpdir("heddle-gaps")
 now = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }

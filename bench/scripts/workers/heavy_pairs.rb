@@ -6,10 +6,10 @@
 # shuffled order each round; ratios are taken per round (heddle vs the forks
 # of the same round) and their median printed, so a minute of load hits
 # both sides of a ratio. Usage:
-#   bundle exec ruby -Ilib bench/scripts/workers/heavy_pairs.rb [rounds]
+#   bundle exec ruby bench/scripts/workers/heavy_pairs.rb [rounds]
 require "heddle"
 require "heddle/bench"
-require_relative "../../../lib/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
+require_relative "../../../lib/heddle-bench/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
 
 Warning[:experimental] = false
 suite = Heddle::Bench::MapSuite

@@ -5,10 +5,10 @@
 # own at heddle's collector, and the probe sums, per worker, the wait before its
 # first chunk, between its chunks (the round trip: the collector's and the
 # lane's wake-ups, the copy, the send) and after its last.
-#   bundle exec ruby -Ilib bench/scripts/workers/ractor_gaps.rb [rounds]
+#   bundle exec ruby bench/scripts/workers/ractor_gaps.rb [rounds]
 require "heddle"
 require "heddle/bench"
-require_relative "../../../lib/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
+require_relative "../../../lib/heddle-bench/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
 
 Warning[:experimental] = false
 TIMES = Thread::Queue.new

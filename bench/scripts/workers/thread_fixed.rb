@@ -2,7 +2,7 @@
 
 # A warm 2-thread heddle pool mapping n trivial items, n = 1 ... 10,000: the
 # fixed cost of a map (two thread hand-overs) and the cost per item.
-#   bundle exec ruby -Ilib bench/scripts/workers/thread_fixed.rb
+#   bundle exec ruby bench/scripts/workers/thread_fixed.rb
 require "heddle"
 
 now = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }

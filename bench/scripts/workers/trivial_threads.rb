@@ -3,11 +3,11 @@
 # 1,000 trivial items on 2 threads: a warm heddle thread pool against
 # Parallel.map(in_threads: 2) and a plain map, interleaved in one process
 # (the map suite's trivial rows without the harness). Usage:
-#   bundle exec ruby -Ilib bench/scripts/workers/trivial_threads.rb [rounds] [maps per round]
+#   bundle exec ruby bench/scripts/workers/trivial_threads.rb [rounds] [maps per round]
 require "heddle"
 require "heddle/bench"
 require "parallel"
-require_relative "../../../lib/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
+require_relative "../../../lib/heddle-bench/heddle/bench/suites/map" unless defined?(Heddle::Bench::MapSuite)
 
 suite = Heddle::Bench::MapSuite
 items = Array.new(suite::TRIVIAL_ITEMS) { |i| i }

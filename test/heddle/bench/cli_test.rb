@@ -102,7 +102,7 @@ class BenchCliTest < Minitest::Test
   def test_a_run_without_out_writes_into_an_untracked_results_folder
     Dir.mktmpdir do |dir|
       _out, err, status = heddle("bench", "demo_rate", "--quick", "--rows", "push 1", "--suites-dir", FIXTURES,
-                               chdir: dir)
+                                 chdir: dir)
 
       assert_equal 0, status, err
       written = Dir[File.join(dir, "results", "*", "results.json")]
@@ -116,7 +116,7 @@ class BenchCliTest < Minitest::Test
   def test_quick_run_writes_json_and_reports_then_render_and_compare_work
     Dir.mktmpdir do |dir|
       out, err, status = heddle("bench", "demo_rate", "--quick", "--seed", "3", "--json", "--out", dir,
-                              "--suites-dir", FIXTURES)
+                                "--suites-dir", FIXTURES)
 
       assert_equal 0, status, err
       assert_equal 3, JSON.parse(out)["seed"]
@@ -165,7 +165,7 @@ class BenchCliTest < Minitest::Test
     assert_equal 1, status
     assert_match(/is not valid JSON/, err)
     _out, err, status = heddle("bench", "publish", run, "--to", home, "--readme", "nowhere.md", "--no-screenshot",
-                             chdir: home)
+                               chdir: home)
 
     assert_equal 1, status
     assert_match(/no README at nowhere.md/, err)

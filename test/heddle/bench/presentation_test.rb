@@ -84,7 +84,7 @@ class BenchPresentationTest < Minitest::Test
       shipped = Heddle::Bench.registry.transform_values { |s| [s.answers.size, s.backend_columns.size] }
       puts JSON.generate(errors: Heddle::Bench.load_errors, suites: shipped)
     RUBY
-    output, status = Open3.capture2e(RbConfig.ruby, "-I", File.expand_path("../../../lib", __dir__), "-e", script)
+    output, status = Open3.capture2e(RbConfig.ruby, *LibRoots::FLAGS, "-e", script)
 
     assert_predicate status, :success?, output
     shipped = JSON.parse(output.lines.last)

@@ -52,7 +52,8 @@ module BenchReportFixture
                                                                }
       end
       s.answer "Trivial items over 2 processes", group: "trivial", heddle: "trivial: heddle process", target: 5
-      s.answer "Heavy items on 2 cores", group: "heavy", heddle: "heavy: heddle process", against: "heavy: heddle inline"
+      s.answer "Heavy items on 2 cores", group: "heavy", heddle: "heavy: heddle process",
+                                         against: "heavy: heddle inline"
       s.reference "trivial: Parallel processes", 0.5, note: "the seed's machine"
     end
   end

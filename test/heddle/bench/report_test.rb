@@ -75,9 +75,9 @@ class BenchReportTest < Minitest::Test
     markdown = Heddle::Bench::MarkdownReport.new(results).render
 
     assert_includes markdown, "- calls/Concurrently call: skipped: cannot load such file -- concurrently"
-    assert_includes markdown, "Peers not installed: concurrently, concurrent-ruby. In heddle's checkout `bundle " \
-                              "install` installs them (Gemfile group :peers); beside an installed heddle, `gem install " \
-                              "concurrently concurrent-ruby`."
+    assert_includes markdown, "Peers not installed: concurrently, concurrent-ruby. In heddle's checkout " \
+                              "`bundle install` installs them (Gemfile group :peers); beside an installed heddle, " \
+                              "`gem install concurrently concurrent-ruby`."
   end
 
   def test_lines_over_a_wide_span_use_a_log_scale_and_dash_the_peers

@@ -20,7 +20,7 @@ class BenchRunnerTest < Minitest::Test
     io = StringIO.new
     variant = Heddle::Bench::Environment.yjit? ? "yjit" : "no-yjit"
     results = Heddle::Bench::Runner.new(suites, seed: 5, variants: [variant], trials: trials, seconds: 0.01,
-                                              quick: true, io: io).call
+                                                quick: true, io: io).call
     [results, io.string]
   end
 
@@ -141,7 +141,7 @@ class BenchRunnerTest < Minitest::Test
     io = StringIO.new
     suites = [Heddle::Bench.registry.fetch("demo_rate")]
     results = Heddle::Bench::Runner.new(suites, seed: 1, variants: [variant], trials: 3, seconds: 0.01, quick: true,
-                                              io: io, deadline: 0.0001).call
+                                                io: io, deadline: 0.0001).call
 
     assert_operator results.records.size, :<, 12
     assert_match(/stopped at the 0s deadline, \d+ of 15 trials not run/, results.data["stopped"])

@@ -7,7 +7,6 @@ require "rbconfig"
 # checks every answer.
 class ConcurrentlyCompatTest < Minitest::Test
   SCRIPT = File.expand_path("compat_script.rb", __dir__)
-  LIB = File.expand_path("../../../lib", __dir__)
   RAISING_LINE = File.readlines(SCRIPT).index { |line| line.include?('raise ArgumentError, "logged"') } + 1
 
   EXPECTED = {
@@ -46,7 +45,7 @@ class ConcurrentlyCompatTest < Minitest::Test
   }.freeze
 
   def test_concurrently_code_runs_unchanged
-    output = IO.popen([RbConfig.ruby, "-I", LIB, SCRIPT], err: %i[child out], &:read)
+    output = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, SCRIPT], err: %i[child out], &:read)
     answers = output.lines.to_h { |line| line.chomp.split(": ", 2) }
     EXPECTED.each { |name, expected| assert_equal expected, answers[name], "#{name} (full output:\n#{output})" }
   end
@@ -56,7 +55,7 @@ class ConcurrentlyCompatTest < Minitest::Test
              "p [Concurrently::Proc::Evaluation, Concurrently::Evaluation::TimeoutError.ancestors.include?(" \
              "Concurrently::Error), Concurrently::EventLoop.current.class, " \
              "Concurrently::Proc.ancestors.include?(::Proc)]"
-    output = IO.popen([RbConfig.ruby, "-I", LIB, "-e", script], err: %i[child out], &:read)
+    output = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, "-e", script], err: %i[child out], &:read)
     assert_equal "[Heddle::Proc::Evaluation, true, Heddle::EventLoop, true]\n", output
   end
 
@@ -64,8 +63,8 @@ class ConcurrentlyCompatTest < Minitest::Test
   # that require must not load the gem over heddle's classes (issue 19).
   def test_a_later_require_of_the_gem_is_a_no_op
     script = 'require "heddle/concurrently"; p require("concurrently"); ' \
-             "p Concurrently::Proc.instance_method(:call).source_location.first.end_with?(\"lib/heddle/procs/proc.rb\")"
-    output = IO.popen([RbConfig.ruby, "-I", LIB, "-e", script], err: %i[child out], &:read)
+             "p Concurrently::Proc.instance_method(:call).source_location.first.end_with?(\"lib/heddle/heddle/procs/proc.rb\")"
+    output = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, "-e", script], err: %i[child out], &:read)
     assert_equal "false\ntrue\n", output
   end
 end

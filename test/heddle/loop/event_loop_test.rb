@@ -63,7 +63,6 @@ class EventLoopTest < Minitest::Test
 
   # In a subprocess: minitest's own idle threads could otherwise wake us.
   def test_waiting_with_nothing_to_wait_for_raises
-    lib = File.expand_path("../../../lib", __dir__)
     script = <<~RUBY
       require "heddle"
       begin
@@ -72,7 +71,7 @@ class EventLoopTest < Minitest::Test
         print Heddle.wait(0) ? "raised, loop intact" : "?"
       end
     RUBY
-    output = IO.popen([RbConfig.ruby, "-I", lib, "-e", script], err: %i[child out], &:read)
+    output = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, "-e", script], err: %i[child out], &:read)
     assert_equal "raised, loop intact", output
   end
 
@@ -106,8 +105,7 @@ class EventLoopTest < Minitest::Test
       p [heddle.(Process.singleton_class.ancestors), hidden,
          heddle.([Kernel, IO, Thread, Object, Fiber].flat_map { |k| k.ancestors + k.singleton_class.ancestors })]
     RUBY
-    lib = File.expand_path("../../../lib", __dir__)
-    output = IO.popen([RbConfig.ruby, "-I", lib, "-e", script], err: %i[child out], &:read)
+    output = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, "-e", script], err: %i[child out], &:read)
     assert_equal %([["Heddle::EventLoop::ForkHook"], true, []]\n), output
   end
 

@@ -10,8 +10,6 @@ require "rbconfig"
 class YJITWarmUpTest < Minitest::Test
   include InHeddleRun
 
-  LIB = File.expand_path("../../../lib", __dir__)
-
   def yjit?
     Heddle::YJITWarmUp.yjit?
   end
@@ -123,7 +121,8 @@ class YJITWarmUpTest < Minitest::Test
       Heddle.concurrent_proc { Heddle.wait(0) }.call_nonblock
       print [before, Heddle::Proc::PooledFiber::WARM_UP.runs].inspect
     RUBY
-    out, err, status = Open3.capture3({ "RUBYOPT" => nil }, RbConfig.ruby, "--disable-yjit", "-I", LIB, "-e", script)
+    out, err, status = Open3.capture3({ "RUBYOPT" => nil }, RbConfig.ruby, "--disable-yjit", *LibRoots::FLAGS, "-e",
+                                      script)
     assert status.success?, err
     assert_equal "[0, 1]", out
   end

@@ -89,8 +89,7 @@ class SchedulerCancelTest < Minitest::Test
 
   def run_script(script)
     reader, writer = IO.pipe
-    lib = File.expand_path("../../../lib", __dir__)
-    pid = Process.spawn(RbConfig.ruby, "-I#{lib}", "-e", script, out: writer, err: File::NULL)
+    pid = Process.spawn(RbConfig.ruby, *LibRoots::FLAGS, "-e", script, out: writer, err: File::NULL)
     writer.close
     output = bounded { reader.read }
     [output, Process.wait2(pid).last]

@@ -113,7 +113,8 @@ class ProcessFaultsTest < Minitest::Test
         victim = Thread.new { Process.kill(signal, Integer(ready.gets)) }
         error = assert_raises(Heddle::Workers::Errors) { pool.map([0, 1, 2], fail_fast: false) }
         victim.join
-        assert_only_error(error, 1, Heddle::Workers::WorkerDiedError, /was killed by SIG#{signal} while running item 1 /)
+        assert_only_error(error, 1, Heddle::Workers::WorkerDiedError,
+                          /was killed by SIG#{signal} while running item 1 /)
         assert_equal "ensure ran", ready.gets.chomp
         assert_equal [0, nil, 2], error.results
         assert_equal [3], pool.map([3])

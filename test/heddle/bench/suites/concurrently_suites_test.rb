@@ -114,7 +114,7 @@ class ConcurrentlySuitesTest < Minitest::Test
 
   def run_child(script)
     output = +""
-    io = IO.popen([RbConfig.ruby, "-I", File.join(ROOT, "lib"), "-e", script], err: File::NULL)
+    io = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, "-e", script], err: File::NULL)
     reader = Thread.new { output << io.read }
     unless reader.join(CHILD_LIMIT)
       Process.kill(:KILL, io.pid)

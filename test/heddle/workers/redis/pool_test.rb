@@ -36,7 +36,7 @@ class RedisPoolTest < Minitest::Test
 
   def test_heddle_map
     assert_equal [1, 4, 9], Heddle.map([1, 2, 3], worker: :redis, handler: :"test.square",
-                                                url: RedisFixture.shared.url)
+                                                  url: RedisFixture.shared.url)
   end
 
   def test_a_workers_exception_comes_back_as_itself_with_its_host_and_pid

@@ -139,7 +139,7 @@ class RedisSurvivalTest < Minitest::Test
       sleep
     RUBY
     reader, writer = reader_writer
-    pid = Process.spawn(RbConfig.ruby, "-I", File.join(RedisFixture::ROOT, "lib"), "-e", script, out: writer)
+    pid = Process.spawn(RbConfig.ruby, *LibRoots::FLAGS, "-e", script, out: writer)
     writer.close
     [pid, reader.gets.to_s.strip]
   end

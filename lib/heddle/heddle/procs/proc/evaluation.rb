@@ -1,0 +1,332 @@
+# frozen_string_literal: true
+
+module Heddle
+  class Proc
+    # The evaluation of one run of a concurrent proc: await its result,
+    # conclude (cancel) it, keep data on it, wait for its children.
+    #
+    # Evaluations started while it runs are its children: concluding it
+    # cancels the unfinished ones (their ensure blocks run), and
+    # {#await_children} waits for them all.
+    #
+    # @example
+    #   evaluation = Heddle.concurrently { Heddle.wait(1); :late }
+    #   evaluation.conclude_to :early
+    #   evaluation.await_result # => :early
+    class Evaluation < Heddle::Evaluation
+      # Unwinds a cancelled evaluation's fiber. An Exception, not a
+      # StandardError, so that `rescue => e` in user code lets it through.
+      class Cancelled < Exception; end # rubocop:disable Lint/InheritException
+
+      CANCEL = Object.new.freeze
+      private_constant :CANCEL
+
+      include Store
+      include Awaiters
+      include Children
+
+      # What #inspect calls a phase (RUNNING and SCHEDULED: "running").
+      INSPECT_NAMES = { PENDING => "scheduled", ZERO_WAIT => "waiting", WAITING => "waiting" }.freeze
+      private_constant :INSPECT_NAMES
+
+      # Arguments of a start that has none (no array kept per evaluation).
+      NO_ARGS = [].freeze
+      private_constant :NO_ARGS
+
+      # @param loop [EventLoop]
+      # @param proc [Heddle::Proc, nil] the proc to start, by an entry the
+      #   caller puts on +loop+'s run queue at once (Proc#call_detached);
+      #   nil: the proc is already running
+      # @param args [Array, nil]
+      # @param pooled [PooledFiber, nil] the pooled fiber a running proc runs in (the
+      #   evaluation of a call or call_nonblock is made when its proc first
+      #   waits: one call less than binding it after, bench
+      #   call_methods_waiting "waiting call_nonblock")
+      def initialize(loop, proc, args, pooled = nil) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
+        # @slot holds the proc while PENDING, its PooledFiber while it runs (the
+        # pooled fiber keeps the state of each wait: timer, resume value), the
+        # result once CONCLUDED. Everything rarer is in @extras.
+        @loop = loop
+        if proc
+          @state = PENDING
+          @slot = proc
+          (@extras = Extras.new).args = args unless args.nil? || args.empty?
+        else
+          @state = RUNNING
+          @slot = pooled
+        end
+      end
+
+      # @return [Boolean] whether the evaluation has a result
+      def concluded?
+        @state == CONCLUDED || (@extras&.concluded || false)
+      end
+
+      # Waits for the result (returns at once when concluded). Given a block,
+      # returns the block's value for the result instead.
+      # @param opts [Hash, nil] the options as a Hash, as Concurrently code passes them
+      # @param within [Numeric, nil] seconds to wait at most
+      # @param timeout_result [Object] returned on timeout (default: raise)
+      # @yieldparam result [Object] the result (or the timeout error)
+      # @return [Object] the result
+      # @raise [Exception] the result, when it is an exception
+      # @raise [Heddle::Evaluation::TimeoutError] on timeout without timeout_result
+      # @raise [TypeError, ArgumentError] for options that are not a Hash of
+      #   within:/timeout_result:, or a within: that is not a number of seconds
+      # @example
+      #   Heddle.concurrently { 1 }.await_result { |result| result + 1 } # => 2
+      def await_result(opts = nil, within: nil, timeout_result: TIMEOUT)
+        if opts
+          opts = Waits.options!(opts)
+          within = opts.fetch(:within, within)
+          timeout_result = opts.fetch(:timeout_result, timeout_result)
+        end
+        within = Waits.within!(within) if within
+        # concluded: read inline (bench call_methods_waiting "call_detached" awaits 99 of 100 that way)
+        result = @state == CONCLUDED ? @slot : result_or_wait(within, timeout_result)
+        result = yield result if block_given?
+        raise result if result.is_a?(Exception)
+
+        result
+      end
+
+      # Concludes the evaluation with +result+. If it is still running
+      # elsewhere, its fiber is unwound (ensure blocks run); its unfinished
+      # children are cancelled; everyone awaiting it is resumed. A proc that
+      # concludes its own evaluation runs on (as in Concurrently).
+      # @param result [Object]
+      # @return [:concluded]
+      # @raise [Evaluation::Error] when already concluded
+      # @example
+      #   Heddle.concurrently { Heddle.wait(10) }.conclude_to(:cancelled) # => :concluded
+      def conclude_to(result)
+        unless Thread.current.equal?(@loop.thread)
+          @loop.deliver(self, :conclude_to, result)
+          return :concluded
+        end
+        raise self.class::Error, "already concluded\n#{Heddle::Evaluation.notice_for(self)}" if concluded?
+
+        state = @state
+        pooled = @slot
+        # The result is written before the flag that says it is there: a
+        # thread reading concluded? then the result needs no lock (see
+        # Promises::EvaluationAwaiter).
+        if state == RUNNING && pooled.fiber.equal?(Fiber.current)
+          extras = (@extras ||= Extras.new)
+          extras.result = result
+          extras.concluded = true
+        else
+          @slot = result
+          @state = CONCLUDED
+          @extras&.args = nil
+          cancel_run(state, pooled)
+        end
+        cancel_children
+        notify_awaiters(result)
+        :concluded
+      end
+
+      # @return [String]
+      def inspect
+        state = concluded? ? "concluded" : INSPECT_NAMES.fetch(@state, "running")
+        "#<#{self.class} #{__id__.to_s(36)} #{state}>"
+      end
+
+      # --- protocol with the loop, workers and other evaluations ---
+
+      # Run by the loop: starts the proc, or resumes its fiber.
+      # @return [void]
+      def __run__
+        if (extras = @extras) && (stale = extras.stale)
+          extras.stale = stale > 1 ? stale - 1 : nil
+          return
+        end
+        state = @state
+        if state == SCHEDULED
+          @state = RUNNING
+          @slot.__resume_kept__
+        elsif state == PENDING
+          __start__
+        end
+      end
+
+      # @return [void]
+      def __start__
+        pooled = PooledFiber.take(@loop, self) or return
+        proc = @slot
+        @state = RUNNING
+        @slot = pooled
+        pooled.__start__(proc, take_args, self)
+      rescue FiberRefusedError => e
+        @slot.trigger(:error, e)
+        conclude_to(e) unless concluded?
+      end
+
+      # Hands the start of this evaluation to a free +pooled+ (see
+      # EventLoop#chain); resumes of a started one stay with the loop.
+      # @return [Boolean] whether the pooled fiber took it
+      def __chain_into__(pooled)
+        return false unless @state == PENDING
+
+        proc = @slot
+        @state = RUNNING
+        @slot = pooled
+        pooled.__take__(proc, take_args, self)
+        true
+      end
+
+      # Called by the pooled fiber when the proc returned, raised or was cancelled.
+      # @return [void]
+      def __finished__(result)
+        return if @state == CONCLUDED
+
+        extras = @extras
+        if extras&.concluded # concluded itself earlier: its awaiters know
+          @slot = extras.result
+          @state = CONCLUDED
+          return
+        end
+        @slot = result # before the state: see conclude_to
+        @state = CONCLUDED
+        # nobody to tell: no call (bench call_methods "call_detached")
+        notify_awaiters(result) if @awaiter || extras
+      end
+
+      # Waits +seconds+; a zero wait always suspends the proc's fiber, even
+      # when nothing else is due (its caller's call_nonblock sees it wait).
+      # @return [true]
+      def __wait__(seconds)
+        return __await__(seconds, true) if seconds.positive?
+
+        # wait_zero and __await__ inlined (bench call_methods_waiting
+        # "waiting ..." rows): a zero wait has no timeout to raise.
+        raise Cancelled if @extras&.cancel_pending
+
+        begin
+          @state = ZERO_WAIT
+          @loop.add_zero_wait(self)
+          value = Fiber.yield(PooledFiber::SUSPENDED)
+          raise Cancelled if CANCEL.equal?(value)
+
+          value
+        ensure
+          settle unless @state == RUNNING # resumed by its run: nothing to settle
+        end
+      end
+
+      # Suspends the proc's fiber until resumed.
+      # @return [Object] the resume value
+      def __await__(within, timeout_result)
+        raise Cancelled if @extras&.cancel_pending
+
+        @state = WAITING
+        @slot.wait_timer = @loop.add_timer(within, self, timeout_result) if within
+        value = Fiber.yield(PooledFiber::SUSPENDED)
+        raise Cancelled if CANCEL.equal?(value)
+        if TIMEOUT.equal?(value)
+          raise Heddle::Evaluation::TimeoutError,
+                "evaluation timed out after #{within} second(s)"
+        end
+
+        value
+      ensure
+        settle unless @state == RUNNING
+      end
+
+      # The loop's zero-second wait is due (see Heddle::Evaluation#__zero__);
+      # the pooled fiber's resume value is already true.
+      # @return [void]
+      def __zero__(_token)
+        return unless @state == ZERO_WAIT
+
+        @state = SCHEDULED
+        @loop.queue << self
+      end
+
+      # @return [void]
+      def __timeout__(timer)
+        return unless @state == WAITING && (pooled = @slot).wait_timer.equal?(timer)
+
+        pooled.wait_timer = nil
+        schedule(timer.value)
+      end
+
+      private
+
+      # Queues the resume of the waiting evaluation; +value+ is kept by its
+      # pooled fiber, with the wait's timer.
+      # @param value [Object] what the wait returns
+      # @return [void]
+      def schedule(value)
+        @state = SCHEDULED
+        pooled = @slot
+        pooled.__drop_wait_timer__
+        pooled.resume_value = value
+        @loop.queue << self
+      end
+
+      # The result of an evaluation concluded by its own, still running,
+      # fiber; else the wait for it.
+      def result_or_wait(within, timeout_result)
+        @extras&.concluded ? @extras.result : wait_for_result(within, timeout_result)
+      end
+
+      def wait_for_result(within, timeout_result)
+        # Awaiters change only on the evaluation's own thread: another
+        # thread waits through a promise (Promises::EvaluationPromise).
+        return __await_elsewhere__(within, timeout_result) unless Thread.current.equal?(@loop.thread)
+
+        waiter = Heddle::Evaluation.current
+        __add_awaiter__(waiter)
+        begin
+          waiter.__await__(within, timeout_result)
+        ensure
+          __remove_awaiter__(waiter)
+        end
+      rescue Heddle::Evaluation::TimeoutError => e
+        e
+      end
+
+      # The result of a concluded evaluation.
+      def concluded_result
+        @state == CONCLUDED ? @slot : @extras.result
+      end
+
+      # The arguments of a pending start, handed over once.
+      def take_args
+        extras = @extras or return NO_ARGS
+        args = extras.args or return NO_ARGS
+        extras.args = nil
+        args
+      end
+
+      # Leaves the waiting state, whatever ended the wait other than its run
+      # (an exception raised into the fiber): a queued resume goes stale.
+      def settle
+        state = @state
+        return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
+
+        pooled = @slot
+        pooled.__drop_wait_timer__
+        if state == SCHEDULED
+          extras = (@extras ||= Extras.new)
+          extras.stale = (extras.stale || 0) + 1
+          pooled.resume_value = true
+        end
+        @state = RUNNING
+      end
+
+      # Ends the run of an evaluation just concluded from +state+ by another
+      # fiber: its fiber, if suspended, is unwound (ensure blocks run; a
+      # queued resume finds it concluded); if the fiber is up the current
+      # call chain, its next wait raises instead.
+      def cancel_run(state, pooled)
+        return if state == PENDING # its queued start finds it concluded
+
+        return (@extras ||= Extras.new).cancel_pending = true if state == RUNNING
+
+        pooled.__cancel__(CANCEL)
+      end
+    end
+  end
+end

@@ -1,0 +1,58 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Promises
+    # Adds {#to_promise} to concurrent procs' evaluations (included into
+    # Heddle::Proc::Evaluation by lib/heddle/heddle/promises.rb), so any thread can wait
+    # for an evaluation like for any promise, and await_result from another
+    # thread waits that way.
+    module EvaluationPromise
+      # Seconds between looks at whether the evaluation's thread still lives,
+      # while another thread waits for it with no timeout: a wait for an
+      # evaluation nothing can run any more ends with an error, not never.
+      OWNER_CHECK_INTERVAL = 1.0
+
+      # @return [Heddle::Promise] fulfilled with the evaluation's result, or
+      #   rejected with the exception it concluded to
+      # @example
+      #   Heddle.concurrently { 6 * 7 }.to_promise.value(1) # => 42
+      def to_promise
+        Heddle::Promise.from(self)
+      end
+
+      # await_result from a thread other than the evaluation's, whose
+      # awaiters only change on their own thread: waits for a promise the
+      # evaluation's loop resolves (a fiber of another loop suspends, a
+      # thread parks), so both threads go on meanwhile.
+      # @api private
+      # @param within [Numeric, nil] checked seconds (negative: look once)
+      # @param timeout_result [Object] returned on timeout (TIMEOUT: a TimeoutError)
+      # @return [Object] the result (an exception included) or the timeout's
+      def __await_elsewhere__(within, timeout_result)
+        awaiter = EvaluationAwaiter.new(promise = Heddle::Promise.new)
+        awaiter.attach(self)
+        resolved = within ? promise.wait([within, 0].max) : wait_while_loop_lives(promise, awaiter)
+        return promise.rejected? ? promise.reason : promise.value if resolved
+
+        return timeout_result unless Heddle::Evaluation::TIMEOUT.equal?(timeout_result)
+
+        begin
+          raise Heddle::Evaluation::TimeoutError, "evaluation timed out after #{within} second(s)"
+        rescue Heddle::Evaluation::TimeoutError => e
+          e # raised for its backtrace; await_result raises it
+        end
+      end
+
+      private
+
+      def wait_while_loop_lives(promise, awaiter)
+        thread = __loop__.thread
+        until promise.wait(OWNER_CHECK_INTERVAL)
+          # once stranded the promise is resolved, and the next wait says so
+          awaiter.strand(self) unless thread.alive?
+        end
+        true
+      end
+    end
+  end
+end

@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+module Heddle
+  # The messages heddle's own objects send one another, in one place. Every
+  # method named +__x__+ in heddle is one of these: public because another
+  # object calls it on a hot path (a private method would need +send+ there),
+  # named +__x__+ so that it never clashes
+  # with a user's method and never reads as API. Private helpers have plain
+  # names. Heddle::ProtocolTest holds the code to this list both ways.
+  #
+  # Each table maps a message to who answers it and what it means.
+  module Protocol
+    # What the {EventLoop} sends to what it holds (run-queue entries, timer
+    # targets, zero-second and IO waiters). The loop knows nothing else of
+    # evaluations.
+    LOOP = {
+      __run__: "run-queue entry: run now (start a proc, resume a fiber); a root evaluation's returns itself",
+      __chain_into__: "run-queue entry: the pooled fiber given just finished; true if it ran this entry in place " \
+                      "(EventLoop#chain)",
+      __timeout__: "timer target: the timer given is due",
+      __zero__: "zero-second waiter: the round after its wait began (the token it registered with)",
+      __io_ready__: "IO waiter: its IO is ready",
+      __resumed__: "what EventLoop#run_until runs until: true once resumed"
+    }.freeze
+
+    # What EventLoop#deliver hands from another thread to run on the loop's
+    # own thread, and what a fork hook calls in the child.
+    DELIVERED = {
+      __wake__: "an evaluation or a promise's evaluation waiter: resume if still waiting",
+      __fire__: "Promises::FiberWaker: wake the fiber waiting on a promise if still armed",
+      __drain__: "Promises::LoopMailbox: fire every waker posted to the loop so far",
+      __after_fork__: "Scheduler, in a forked child: forget the parent's parked fibers"
+    }.freeze
+
+    # Between evaluations, concurrent procs and the pooled fibers that run
+    # them (lib/heddle/heddle/procs): the fiber-local context answers +__evaluation__+
+    # and +__loop__+ whether it is a root {Evaluation} or a {Proc::PooledFiber}.
+    EVALUATION = {
+      __bind__: "Evaluation.__bind__: give the current fiber its root evaluation",
+      __evaluation__: "fiber context: the evaluation it runs (made on demand by a pooled fiber)",
+      __loop__: "fiber context or evaluation: the EventLoop of its thread",
+      __wait__: "fiber context: wait the seconds given (0: one round)",
+      __await__: "evaluation: suspend until resumed or timed out",
+      __adopt__: "fiber context or evaluation: keep the child evaluation started from it",
+      __orphan__: "Proc::Evaluation: forget a child that concluded",
+      __add_awaiter__: "Proc::Evaluation: wake this waiter when concluded",
+      __remove_awaiter__: "Proc::Evaluation: stop waking this waiter",
+      __await_call__: "Proc::Evaluation: the waiting #call's wait for it",
+      __await_elsewhere__: "Proc::Evaluation: a wait from another thread, through a promise",
+      __finished__: "Proc::Evaluation: its pooled fiber's proc returned, raised or was cancelled",
+      __invoke__: "Proc: the proc's own ::Proc#call, run by a pooled fiber",
+      __call__: "Proc::PooledFiber: run a proc now, from Proc#call and #call_nonblock",
+      __start__: "Proc::PooledFiber: start a queued proc, for the loop",
+      __take__: "Proc::PooledFiber: take the next start in place (EventLoop#chain)",
+      __resume_kept__: "Proc::PooledFiber: resume its waiting proc with the value kept for it",
+      __cancel__: "Proc::PooledFiber: unwind its proc (the evaluation was concluded from outside)",
+      __drop_wait_timer__: "Proc::PooledFiber: cancel the timer of the current wait"
+    }.freeze
+
+    # @return [Array<Symbol>] every protocol message
+    # @example
+    #   Heddle::Protocol.messages.include?(:__run__) # => true
+    def self.messages
+      LOOP.keys + DELIVERED.keys + EVALUATION.keys
+    end
+  end
+end

@@ -1,0 +1,200 @@
+# frozen_string_literal: true
+
+require "etc"
+require_relative "client"
+require_relative "keys"
+require_relative "script"
+require_relative "scripts"
+require_relative "errors"
+require_relative "codec"
+require_relative "directory"
+require_relative "node"
+require_relative "heartbeat"
+require_relative "entry_run"
+require_relative "lane"
+
+module Heddle
+  module Workers
+    module Redis
+      # The `heddle worker` process: loads the files that define handlers,
+      # then serves every pool of those handlers on one Redis with
+      # `concurrency` lanes (threads, fibers under Heddle.run, or forked
+      # processes, each reading its own entries) until SIGTERM or SIGINT.
+      #
+      # The first signal drains: lanes take no more entries and finish the
+      # one they run; an entry still running after `drain_timeout` seconds,
+      # or at a second signal, is handed back to the other workers at once
+      # (its results so far delivered). Starting or stopping a worker at any
+      # time loses nothing: entries of a worker that dies without draining
+      # are taken over after their pool's visibility timeout.
+      class Daemon
+        # Lane kinds, by `--worker`.
+        KINDS = %i[thread fiber process].freeze
+        # Seconds a drain may take before running entries are handed back.
+        DRAIN_TIMEOUT = 30
+        # What the signal pipe carries: the first letter of each signal.
+        SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
+
+        # @param url [String] redis://host:port/db
+        # @param requires [Array<String>] files that define handlers (Heddle.handler)
+        # @param concurrency [Integer] lanes: items run at once
+        # @param kind [Symbol] :thread, :fiber or :process
+        # @param logger [Logger]
+        # @param drain_timeout [Numeric] seconds
+        # @raise [ArgumentError] naming a bad option
+        # @raise [LoadError] naming the gem to add when redis-client is missing
+        def initialize(url:, logger:, requires: [], concurrency: 1, kind: :thread, drain_timeout: DRAIN_TIMEOUT) # rubocop:disable Metrics/ParameterLists -- the command line's options
+          # Here, not at load: `heddle worker --help` needs only this class's constants.
+          Client.load_gem
+          Client.validate_url!(url)
+          raise ArgumentError, "concurrency must be a positive Integer, got #{concurrency.inspect}" unless
+            concurrency.is_a?(Integer) && concurrency.positive?
+          unless KINDS.include?(kind)
+            raise ArgumentError,
+                  "worker must be one of #{KINDS.join(', ')}, got #{kind.inspect}"
+          end
+
+          @url = url
+          @requires = requires
+          @concurrency = concurrency
+          @kind = kind
+          @logger = logger
+          @drain_timeout = drain_timeout
+        end
+
+        # Serves until told to stop.
+        # @return [Integer] the exit status
+        # @raise [ArgumentError] when the required files define no handler
+        def run
+          @requires.each { |file| require File.expand_path(file) }
+          @handlers = Handlers.names
+          raise ArgumentError, "no handler is defined: --require a file that calls Heddle.handler(:name) { ... }" if
+            @handlers.empty?
+
+          @signals = install_traps
+          @logger.info("serving #{@handlers.map(&:inspect).join(', ')} from #{Client.redact(@url)} with " \
+                       "#{@concurrency} #{@kind} lane#{'s' unless @concurrency == 1}")
+          @kind == :process ? run_processes : run_lanes(@concurrency, slots: @concurrency)
+          @logger.info("stopped")
+          0
+        end
+
+        private
+
+        def install_traps
+          reader, writer = IO.pipe
+          %w[TERM INT].each do |signal|
+            trap(signal) { writer.write_nonblock(signal[0], exception: false) }
+          end
+          reader
+        end
+
+        # Lanes in this process; the heartbeat registers `slots` unless nil.
+        def run_lanes(count, slots:, parent: nil)
+          node = Node.new(url: @url, handlers: @handlers, logger: @logger)
+          heartbeat = Heartbeat.new(node, slots: slots)
+          lanes = Array.new(@kind == :fiber ? 1 : count) { |slot| start_lane(node, slot, count) }
+          until lanes.none?(&:alive?)
+            watch(node, heartbeat, parent)
+            replace_lanes(node, lanes, count)
+          end
+          lanes.each(&:join)
+        ensure
+          heartbeat&.stop
+        end
+
+        # A lane thread (for fibers: the thread of all the fiber lanes).
+        def start_lane(node, slot, count)
+          return Thread.new { fiber_lanes(node, count) } if @kind == :fiber
+
+          Thread.new { Lane.new(node, slot).run }
+        end
+
+        # A lane thread that ended while the worker serves (a handler called
+        # Thread.exit, EntryRun failed its item) is started again, as a dead
+        # lane process is: else the worker would serve with fewer lanes, and
+        # stop serving (while still registered) once none is left.
+        def replace_lanes(node, lanes, count)
+          return if node.draining?
+
+          lanes.each_with_index do |lane, slot|
+            next if lane.alive?
+
+            @logger.warn("lane #{slot} ended; starting another")
+            lanes[slot] = start_lane(node, slot, count)
+          end
+        end
+
+        def fiber_lanes(node, count)
+          Heddle.run do
+            count.times { |i| Heddle.concurrently { Lane.new(node, i).run } }
+          end
+        end
+
+        # Waits a little for signals (or the parent's death) and acts on each:
+        # the first drains, the next hands the running entries back.
+        def watch(node, heartbeat, parent)
+          signals = @signals.wait_readable(0.2) && @signals.read_nonblock(16, exception: false)
+          signals = "O" if parent && Process.ppid != parent && !node.draining?
+          return unless signals.is_a?(String)
+
+          signals.each_char { |signal| act(node, SIGNALS[signal]) }
+          heartbeat.wake_lanes
+        end
+
+        def act(node, why)
+          if node.draining?
+            @logger.info("stopping now (#{why}): handing running entries back")
+            node.drain!(0)
+          else
+            @logger.info("draining (#{why})")
+            node.drain!(@drain_timeout)
+          end
+        end
+
+        # `--worker process`: forked lane processes, replaced when they die;
+        # this process registers them and forwards signals.
+        def run_processes
+          node = Node.new(url: @url, handlers: @handlers, logger: @logger)
+          heartbeat = Heartbeat.new(node, slots: @concurrency, directory: false)
+          children = Array.new(@concurrency) { |i| [fork_lane(i), i] }.to_h
+          supervise(node, children) until children.empty?
+        ensure
+          heartbeat&.stop
+        end
+
+        # Forwards signals to the lane processes (each drains, then releases
+        # at a second one) and replaces lane processes that die.
+        def supervise(node, children)
+          signal = @signals.wait_readable(0.2) && @signals.read_nonblock(16, exception: false)
+          if signal.is_a?(String)
+            node.drain!(0)
+            children.each_key { |pid| Process.kill("TERM", pid) }
+          end
+          reap(node, children)
+        rescue Errno::ECHILD
+          children.clear
+        end
+
+        def reap(node, children)
+          while (pid, status = Process.wait2(-1, Process::WNOHANG))
+            index = children.delete(pid) or next
+            next if node.draining?
+
+            @logger.warn("lane process #{pid} ended (#{status}); starting another")
+            children[fork_lane(index)] = index
+          end
+        end
+
+        def fork_lane(_index)
+          parent = Process.pid
+          fork do
+            @signals = install_traps
+            run_lanes(1, slots: nil, parent: parent)
+            exit!(0)
+          end
+        end
+      end
+    end
+  end
+end

@@ -42,7 +42,7 @@ require_relative "bench/comparison"
 require_relative "bench/reports"
 require_relative "bench/chromium"
 require_relative "bench/browser_check"
-require_relative "bench/readme_block"
+require_relative "bench/results_block"
 require_relative "bench/render_command"
 require_relative "bench/cli"
 

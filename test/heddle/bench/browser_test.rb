@@ -62,7 +62,7 @@ class BenchBrowserTest < Minitest::Test
   # The README shows this screenshot: the checked-in results, rendered by
   # `heddle bench render` in a copy of their folder, checked, then pictured.
   def test_the_checked_in_report_reads_right_and_gives_the_readme_its_screenshot
-    png = File.join(PUBLISHED, Heddle::Bench::ReadmeBlock::SCREENSHOT)
+    png = File.join(PUBLISHED, Heddle::Bench::ResultsBlock::SCREENSHOT)
     Dir.mktmpdir do |dir|
       FileUtils.cp(File.join(PUBLISHED, "results.json"), dir)
       output, status = Open3.capture2e(RbConfig.ruby, File.expand_path("../../../exe/heddle", __dir__), "bench",

@@ -13,7 +13,7 @@ class BenchCliTest < Minitest::Test
   LIMIT = 60 # seconds before a hung `heddle` is killed
   PUBLISHED = "docs/results/latest"
 
-  def marker(which) = Heddle::Bench::ReadmeBlock.public_send(which, PUBLISHED)
+  def marker(which) = Heddle::Bench::ResultsBlock.public_send(which, PUBLISHED)
 
   def heddle(*args, chdir: ROOT)
     Open3.popen3(RbConfig.ruby, File.join(ROOT, "exe/heddle"), *args, chdir: chdir) do |stdin, out, err, waiter|
@@ -125,7 +125,7 @@ class BenchCliTest < Minitest::Test
         assert File.size?(File.join(dir, f)), "#{f} missing"
       end
       render_and_compare(dir)
-      publish_and_render_the_readme(dir)
+      publish_and_render_the_page(dir)
     end
   end
 
@@ -141,33 +141,35 @@ class BenchCliTest < Minitest::Test
     assert_match(/0 of 4 rows changed beyond the noise/, out)
   end
 
-  # publish copies a run into the published folder and rewrites the README's block; render
-  # --readme rewrites it again from the folder; anything but results is refused untouched.
-  def publish_and_render_the_readme(run)
+  # publish copies a run into the published folder and rewrites docs/bench.md's block, with
+  # links from the page's folder; render --page rewrites it again from the folder; anything but
+  # results is refused untouched.
+  def publish_and_render_the_page(run)
     Dir.mktmpdir do |home|
-      readme = File.join(home, "README.md")
-      File.write(readme, "# r\n#{marker(:begin_marker)}\nold\n#{marker(:end_marker)}\n")
+      page = File.join(home, "docs", "bench.md")
+      FileUtils.mkdir_p(File.dirname(page))
+      File.write(page, "# r\n#{marker(:begin_marker)}\nold\n#{marker(:end_marker)}\n")
       out, err, status = heddle("bench", "publish", run, "--no-screenshot", "--suites-dir", FIXTURES, chdir: home)
 
       assert_equal 0, status, err
-      assert_match(%r{wrote docs/results/latest/report.md, .*README.md}, out)
+      assert_match(%r{wrote docs/results/latest/report.md, .*docs/bench.md}, out)
       assert_equal File.read(File.join(run, "results.json")), File.read(File.join(home, PUBLISHED, "results.json"))
-      refute_includes File.read(readme), "\nold\n"
-      assert_includes File.read(readme), "[report.html](docs/results/latest/report.html)"
-      assert_equal 0, heddle("bench", "render", PUBLISHED, "--readme", chdir: home).last
+      refute_includes File.read(page), "\nold\n"
+      assert_includes File.read(page), "[report.html](results/latest/report.html)"
+      assert_equal 0, heddle("bench", "render", PUBLISHED, "--page", chdir: home).last
       refuse_to_publish_what_is_not_there(run, home)
     end
   end
 
   def refuse_to_publish_what_is_not_there(run, home)
-    _out, err, status = heddle("bench", "publish", File.join(home, "README.md"), chdir: home)
+    _out, err, status = heddle("bench", "publish", File.join(home, "docs", "bench.md"), chdir: home)
 
     assert_equal 1, status
     assert_match(/is not valid JSON/, err)
-    _out, err, status = heddle("bench", "publish", run, "--to", home, "--readme", "nowhere.md", "--no-screenshot",
+    _out, err, status = heddle("bench", "publish", run, "--to", home, "--page", "nowhere.md", "--no-screenshot",
                                chdir: home)
 
     assert_equal 1, status
-    assert_match(/no README at nowhere.md/, err)
+    assert_match(/no page at nowhere.md/, err)
   end
 end

@@ -15,11 +15,11 @@ module Heddle
       USAGE = <<~TEXT
         Usage: heddle bench [SUITE...] [options]   measure (all suites when none is named) into results/<time>
                heddle bench compare OLD.json NEW.json   what changed beyond the noise
-               heddle bench render DIR [--readme [FILE]] [--screenshot]
+               heddle bench render DIR [--page [FILE]] [--screenshot]
                                                    re-render DIR/results.json as report.md and report.html
-                                                   (and the README's generated block, the first screen's PNG)
+                                                   (and the results block of docs/bench.md, the first screen's PNG)
                heddle bench publish RUN_DIR [--to DIR]  copy a run into docs/results/latest, render it, rewrite
-                                                   README.md's block and take the screenshot
+                                                   docs/bench.md's block and take the screenshot
       TEXT
 
       # What each option's value must be, for the message when it is not.

@@ -6,13 +6,15 @@ require "fileutils"
 module Heddle
   module Bench
     # `heddle bench render DIR` (re-render a results folder, optionally its
-    # README block and screenshot) and `heddle bench publish RUN_DIR` (the one
-    # command that moves the checked-in results: copies a run's results.json
-    # into docs/results/latest, renders it, rewrites the README's block and
-    # takes the screenshot). Returns an exit status, as {CLI} does.
+    # block in docs/bench.md and screenshot) and `heddle bench publish RUN_DIR`
+    # (the one command that moves the checked-in results: copies a run's
+    # results.json into docs/results/latest, renders it, rewrites its block in
+    # docs/bench.md and takes the screenshot). Returns an exit status, as {CLI} does.
     class RenderCommand
       # Where `publish` puts a run unless told otherwise.
       PUBLISHED = "docs/results/latest"
+      # The page whose results blocks `--page` and `publish` rewrite unless told otherwise.
+      PAGE = "docs/bench.md"
 
       # @param verb [String] "render" or "publish"
       # @param argv [Array<String>] the arguments after the verb
@@ -22,8 +24,8 @@ module Heddle
         @argv = argv.dup
         @out = out
         @err = err
-        @options = { suites_dir: SUITES_DIR, screenshot: false, readme: nil, to: PUBLISHED }
-        @options.merge!(readme: "README.md", screenshot: true) if verb == "publish"
+        @options = { suites_dir: SUITES_DIR, screenshot: false, page: nil, to: PUBLISHED }
+        @options.merge!(page: PAGE, screenshot: true) if verb == "publish"
       end
 
       # @return [Integer] the exit status
@@ -42,9 +44,9 @@ module Heddle
 
       def usage
         if @verb == "publish"
-          "Usage: heddle bench publish RUN_DIR [--to DIR] [--readme FILE] [--no-screenshot]"
+          "Usage: heddle bench publish RUN_DIR [--to DIR] [--page FILE] [--no-screenshot]"
         else
-          "Usage: heddle bench render DIR [--readme [FILE]] [--screenshot]"
+          "Usage: heddle bench render DIR [--page [FILE]] [--screenshot]"
         end
       end
 
@@ -60,10 +62,10 @@ module Heddle
       def parser
         OptionParser.new do |o|
           o.banner = usage
-          o.on("--readme [FILE]", "rewrite FILE's generated results block (default README.md)") do |v|
-            @options[:readme] = v || "README.md"
+          o.on("--page [FILE]", "rewrite FILE's generated results block (default #{PAGE})") do |v|
+            @options[:page] = v || PAGE
           end
-          o.on("--[no-]screenshot", "save the first screen of report.html as #{ReadmeBlock::SCREENSHOT} " \
+          o.on("--[no-]screenshot", "save the first screen of report.html as #{ResultsBlock::SCREENSHOT} " \
                                     "(needs Chromium)") { |v| @options[:screenshot] = v }
           o.on("--to DIR", "publish: the folder to publish into (default #{PUBLISHED})") { |v| @options[:to] = v }
           o.on("--suites-dir DIR", "take the suites' groups and answers from DIR") { |v| @options[:suites_dir] = v }
@@ -80,16 +82,16 @@ module Heddle
         @options[:to]
       end
 
-      # The screenshot first: the README block shows it when it exists.
+      # The screenshot first: the page's block shows it when it exists.
       def extras(results, dir)
         written = []
         written << screenshot(dir) if @options[:screenshot]
-        written << ReadmeBlock.new(results, dir: dir, readme: @options[:readme]).write if @options[:readme]
+        written << ResultsBlock.new(results, dir: dir, page: @options[:page]).write if @options[:page]
         written.compact
       end
 
       def screenshot(dir)
-        path = File.join(dir, ReadmeBlock::SCREENSHOT)
+        path = File.join(dir, ResultsBlock::SCREENSHOT)
         check = BrowserCheck.run(File.join(dir, "report.html"), screenshot: path)
         check.problems.each { |problem| @err.puts "heddle bench: report.html in a browser: #{problem}" }
         path

@@ -4,15 +4,15 @@ require "test_helper"
 require "tmpdir"
 require_relative "report_fixture"
 
-class BenchReadmeBlockTest < Minitest::Test
-  BLOCK = Heddle::Bench::ReadmeBlock
+class BenchResultsBlockTest < Minitest::Test
+  BLOCK = Heddle::Bench::ResultsBlock
 
-  def with_readme(text)
+  def with_page(text)
     Dir.mktmpdir do |root|
-      readme = File.join(root, "README.md")
-      File.write(readme, text)
+      page = File.join(root, "page.md")
+      File.write(page, text)
       FileUtils.mkdir_p(File.join(root, "docs/results/latest"))
-      Dir.chdir(root) { yield readme, root }
+      Dir.chdir(root) { yield page, root }
     end
   end
 
@@ -21,9 +21,9 @@ class BenchReadmeBlockTest < Minitest::Test
   def marked(inside) = "#{BLOCK.begin_marker(DIR)}\n#{inside}\n#{BLOCK.end_marker(DIR)}"
 
   def test_write_replaces_only_the_block_between_its_markers
-    with_readme("# Title\n\nprose before\n\n#{marked('a stale table')}\n\nprose after\n") do |readme, _root|
-      BLOCK.new(BenchReportFixture.results, dir: "#{DIR}/", readme: readme).write
-      written = File.read(readme)
+    with_page("# Title\n\nprose before\n\n#{marked('a stale table')}\n\nprose after\n") do |page, _root|
+      BLOCK.new(BenchReportFixture.results, dir: "#{DIR}/", page: page).write
+      written = File.read(page)
 
       assert written.start_with?("# Title\n\nprose before\n\n#{BLOCK.begin_marker(DIR)}\n")
       assert written.end_with?("#{BLOCK.end_marker(DIR)}\n\nprose after\n")
@@ -35,35 +35,37 @@ class BenchReadmeBlockTest < Minitest::Test
   end
 
   def test_the_screenshot_shows_once_it_is_taken_and_rewriting_keeps_one_block
-    with_readme(marked("old")) do |readme, root|
-      block = BLOCK.new(BenchReportFixture.results, dir: DIR, readme: readme)
+    with_page(marked("old")) do |page, root|
+      block = BLOCK.new(BenchReportFixture.results, dir: DIR, page: page)
       block.write
 
-      refute_includes File.read(readme), BLOCK::SCREENSHOT
+      refute_includes File.read(page), BLOCK::SCREENSHOT
       File.write(File.join(root, DIR, BLOCK::SCREENSHOT), "png")
       block.write
-      again = File.read(readme)
+      again = File.read(page)
 
       assert_includes again, "[![The first screen of report.html](#{DIR}/first-screen.png)]"
       assert_equal 1, again.scan(BLOCK.begin_marker(DIR)).size
     end
   end
 
-  def test_a_readme_without_the_markers_is_refused_with_the_lines_to_add
-    with_readme("# Title\n") do |readme, _root|
+  def test_a_page_without_the_markers_is_refused_with_the_lines_to_add
+    with_page("# Title\n") do |page, _root|
       error = assert_raises(Heddle::Bench::Error) do
-        BLOCK.new(BenchReportFixture.results, dir: "docs/results/latest", readme: readme).write
+        BLOCK.new(BenchReportFixture.results, dir: "docs/results/latest", page: page).write
       end
 
       assert_includes error.message, BLOCK.begin_marker("docs/results/latest")
-      assert_equal "# Title\n", File.read(readme)
+      assert_equal "# Title\n", File.read(page)
     end
   end
 
-  def test_the_repository_readme_holds_the_block_of_the_checked_in_results
-    readme = File.read(File.expand_path("../../../README.md", __dir__))
+  def test_the_bench_guide_holds_the_block_of_each_checked_in_results_folder
+    page = File.read(File.expand_path("../../../docs/bench.md", __dir__))
 
-    assert readme.include?(BLOCK.begin_marker("docs/results/latest")), "README.md lacks the block's first marker"
-    assert readme.include?(BLOCK.end_marker("docs/results/latest")), "README.md lacks the block's last marker"
+    %w[docs/results/latest docs/results/ruby-3.1].each do |dir|
+      assert page.include?(BLOCK.begin_marker(dir)), "docs/bench.md lacks #{dir}'s first marker"
+      assert page.include?(BLOCK.end_marker(dir)), "docs/bench.md lacks #{dir}'s last marker"
+    end
   end
 end

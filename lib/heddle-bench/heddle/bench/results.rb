@@ -96,8 +96,13 @@ module Heddle
         self.class.new(data.merge("suites" => described))
       end
 
-      # @return [String] pretty JSON
-      def to_json(*_args) = JSON.pretty_generate(data)
+      # @return [String] pretty JSON, each trial record on a line of its own (a
+      #   run's file stays readable and a diff of two runs shows one line a trial)
+      def to_json(*_args)
+        head = JSON.pretty_generate(data.except("records"))
+        records = data.fetch("records", []).map { |record| "    #{JSON.generate(record)}" }.join(",\n")
+        head.sub(/\n\}\z/, %(,\n  "records": [\n#{records}\n  ]\n}))
+      end
 
       # Writes results.json into a folder (created when missing).
       #

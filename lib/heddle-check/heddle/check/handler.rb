@@ -26,9 +26,8 @@ module Heddle
       end
 
       # The lower median of a batch's run times: a freshly forked worker's
-      # first runs pay its copy-on-write faults (milliseconds for runs of
-      # microseconds, in the `checks` suite's failure_simple), which a mean
-      # would take for the property's cost.
+      # first runs pay its copy-on-write faults (far longer than a cheap
+      # property's runs), which a mean would take for the property's cost.
       # @param times [Array<Float>] seconds per passing run
       # @return [Float, nil] nil when no run passed
       def self.typical(times)

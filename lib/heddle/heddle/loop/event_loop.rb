@@ -21,8 +21,8 @@ module Heddle
     class DeadlockError < Error; end
 
     # Live (started, unfinished) concurrent-proc fibers a loop allows before it
-    # holds further starts back: beyond ~30k the kernel refuses fiber stacks on
-    # this machine (vm.max_map_count = 65530, two mappings per fiber).
+    # holds further starts back, below the count at which the kernel refuses
+    # fiber stacks (vm.max_map_count, two mappings per fiber).
     MAX_LIVE_FIBERS = 20_000
 
     # Idle fibers kept for reuse; more are let finish so memory stays bounded.
@@ -31,8 +31,8 @@ module Heddle
     # Replaces the entries that ran when the run queue is compacted.
     NOTHING = [].freeze
     # Entries that ran the run queue keeps before it drops them: one slice
-    # assignment per 64 entries, not one per loop exit (bench spawn "one at
-    # a time": a proc started and awaited per loop run).
+    # assignment per 64 entries, not one per loop exit (a loop run that
+    # starts and awaits one proc; see the spawn benchmark).
     COMPACT_AT = 64
     private_constant :NOTHING, :COMPACT_AT
 
@@ -81,11 +81,11 @@ module Heddle
     # @return [Thread] the thread the loop belongs to
     attr_reader :thread
     # @return [Array<#__run__>] the run queue, appended to directly (cheaper
-    #   than #push: bench call_methods "call_detached", "call_and_forget").
+    #   than #push; hot path, see the call_methods benchmark).
     #   Entries before the head index have run; see #run_until.
     attr_reader :queue
     # @return [Array] spent call_and_forget entries (Proc::QueuedCall) kept for reuse (at most
-    #   POOL_SIZE): bench call_methods "conproc.call_and_forget"
+    #   POOL_SIZE): one allocation less per call_and_forget
     attr_reader :spent_calls
 
     # What {#run_until} runs until, in a warming call: resumed already, so
@@ -96,9 +96,8 @@ module Heddle
     # {#run_until} is the loop itself, and a fiber that waits long (a
     # Heddle.run block awaiting its fibers, a root fiber awaiting a promise
     # resolved by another thread) enters it only a few times: below YJIT's
-    # call threshold, the loop's rounds stayed interpreted (bench promises
-    # "Heddle::Promise, fibers waiting on a thread"). Warmed up on the first
-    # loop made (Heddle::YJITWarmUp).
+    # call threshold, the loop's rounds stayed interpreted (see the promises
+    # benchmark). Warmed up on the first loop made (Heddle::YJITWarmUp).
     WARM_UP = YJITWarmUp.new { |loop| loop.run_until(RESUMED) }
 
     def initialize
@@ -212,7 +211,7 @@ module Heddle
           entry = queue[@head]
           @head += 1
           # An entry's __run__ returns the root evaluation it resumed, so the
-          # flag is only read then (bench wait_methods "wait 0").
+          # flag is only read then (hot path, see the wait_methods benchmark).
           next unless entry.__run__.equal?(until_done) && until_done.__resumed__
 
           # The round's last entry resumed the waiter: still take in what
@@ -250,8 +249,7 @@ module Heddle
     # is read through a head index, not Array#shift: shift makes a long array
     # share its buffer with a hidden copy, and the next push after it
     # emptied leaves both to the garbage collector, an object and a buffer
-    # of fresh memory per round with GC off (~100 ns an entry here:
-    # bench/scripts/core/fresh_probe.rb cf). Assigning an empty slice keeps
+    # of fresh memory per round with GC off. Assigning an empty slice keeps
     # the buffer (Array#clear would shrink it).
     def compact_queue
       @queue[0, @head] = NOTHING
@@ -270,8 +268,7 @@ module Heddle
     # from the loop at the end of a round (+returning+), IO is swept only if
     # fibers wait for it and a round ran since the last sweep: the round
     # that resumed an IO waiter came from a sweep just before, and sweeping
-    # again would double the selector calls (bench wait_methods
-    # "await_readable").
+    # again would double the selector calls (see the wait_methods benchmark).
     def catch_up(returning: false)
       release_held unless @held.empty?
       drain_inbox unless @inbox.empty?
@@ -320,9 +317,9 @@ module Heddle
                            "or resume it before waiting."
     end
 
-    # The @mail flag says "maybe a message" without a call (bench wait_methods
-    # "wait 0": EventLoop#nothing_due?); it is cleared before the drain, so
-    # a message delivered meanwhile is drained now or flagged again.
+    # The @mail flag says "maybe a message" without a call (#nothing_due?
+    # reads it on every `wait 0`); it is cleared before the drain, so a
+    # message delivered meanwhile is drained now or flagged again.
     def drain_inbox
       @mail = false
       until @inbox.empty?

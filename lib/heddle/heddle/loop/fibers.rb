@@ -3,16 +3,15 @@
 module Heddle
   class EventLoop
     # The proc fibers of a loop: the pool of idle ones, how many exist, and
-    # the starts held back while {#max_live_fibers} are alive (beyond ~30k
-    # the kernel refuses fiber stacks here). Included in {EventLoop}, whose
+    # the starts held back while {#max_live_fibers} are alive (past a limit
+    # the kernel refuses fiber stacks). Included in {EventLoop}, whose
     # constructor sets the state.
     module Fibers
       # @return [Array] idle pooled fibers (see Heddle::Proc::PooledFiber). Taken
       #   with delete_at(-1), not pop, as the spent calls are: Array#pop shrinks
       #   the buffer of an array that emptied below a third of its capacity,
       #   and the pushes after regrow it, fresh memory every round with GC off
-      #   (bench call_methods_waiting "waiting call_nonblock": 100 workers
-      #   out and back per batch; bench/scripts/core/fresh_probe.rb wn).
+      #   (see the call_methods_waiting benchmark).
       attr_reader :pool
       # @return [Array] starts held back while {#max_live_fibers} fibers live;
       #   while any are, finished workers stay pooled for them (bench spawn)

@@ -22,7 +22,7 @@ module Heddle
     # remembers the ready IOs nobody waits for as one-shot *readiness
     # tokens*, valid until the next sweep: a wait that finds a token takes it
     # and returns at once. One poll thus serves a whole batch of waits
-    # (bench wait_methods "await_readable"). Blocking waits only wake for IOs
+    # (see the wait_methods benchmark). Blocking waits only wake for IOs
     # somebody waits on. Closing a watched IO wakes its waiters. As with any
     # readiness API a wake can be stale (another evaluation read the IO
     # first): read with read_nonblock and wait again on :wait_readable, as
@@ -43,8 +43,8 @@ module Heddle
       # without ever sleeping (a Heddle.run whose IO is always ready, as over
       # loopback): without it such a loop kept every registration for good,
       # and the ones of IO objects nobody closes (Ruby's socket calls wait
-      # through a temporary IO for the descriptor) piled up, 4 a round in
-      # the soak's sockets load (issue 17's 10-minute soak: +20% RSS).
+      # through a temporary IO for the descriptor) piled up, and memory grew
+      # for as long as the loop ran.
       SWEEPS_PER_SLEEP = 1024
 
       # HEDDLE_SELECTOR values and the back ends they name.
@@ -94,8 +94,7 @@ module Heddle
       end
 
       # @return [Integer] evaluations waiting on an IO (a reader, no Ruby
-      #   frame: EventLoop#nothing_due? asks on every `wait 0`, bench
-      #   wait_methods "wait 0")
+      #   frame: EventLoop#nothing_due? asks on every `wait 0`)
       attr_reader :waiting
 
       # @return [Boolean] true when no evaluation waits on an IO

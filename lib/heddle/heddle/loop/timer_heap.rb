@@ -5,11 +5,12 @@ module Heddle
     # A binary min-heap of {Timer}s ordered by due time. Insert and delete are
     # O(log n); every timer knows its index, so cancelling one removes it at
     # once instead of leaving a dead entry behind (Concurrently keeps cancelled
-    # timers until they come due: 20k early-resolved `within:` waits left 20k).
+    # timers until they come due, so early-resolved `within:` waits pile up).
     #
     # The heap orders an array its owner hands it and keeps reading: the loop
     # asks that array `empty?` and `[0]` every round with no method call of
-    # ours in between (bench wait_methods "wait 0"). Only the heap writes it.
+    # ours in between (hot path, see the wait_methods benchmark). Only the
+    # heap writes it.
     class TimerHeap
       # @param list [Array] an empty array to keep ordered, first due at
       #   index 0; the caller may read it and must not write it

@@ -18,8 +18,8 @@ module Heddle
 
       # Registers a zero-second wait: +target.__zero__(token)+ is called at the
       # start of the next round, in due order with the timers. Cheaper than a
-      # {Timer} (bench wait_methods "wait 0" and the waiting call rows): three
-      # slots in a flat list, no heap.
+      # {Timer} (hot path of the wait_methods and call_methods_waiting
+      # benchmarks): three slots in a flat list, no heap.
       # @param target [#__zero__]
       # @return [Integer] the token (a {#cancel_timer} of it is a no-op)
       def add_zero_wait(target)

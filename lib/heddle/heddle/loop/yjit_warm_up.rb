@@ -9,11 +9,8 @@ module Heddle
   # very many methods). A method that is a fiber's long-lived loop is called
   # once per fiber, and heddle keeps its fibers (pooled proc workers, a fiber
   # pool's fibers, the scheduler's blocking fiber), so such a loop stays
-  # interpreted for the life of the process, however hot it runs. Under Ruby
-  # 3.3 --yjit that left 22% of the instructions of the call rows outside
-  # YJIT (bench call_methods "heddle conproc.call", "heddle conproc.call_nonblock"
-  # and call_methods_waiting "heddle waiting call*": ~190 ns CPU per call
-  # instead of ~127 ns; docs/core.md, "Under YJIT").
+  # interpreted for the life of the process, however hot it runs: the call
+  # methods' hot path, among others (docs/core.md, "Under YJIT").
   #
   # A body to warm takes an argument that tells a warming call, on which it
   # returns at once, touching nothing. {#warm} makes {CALLS} such calls, once

@@ -40,8 +40,8 @@ module Heddle
       # The fiber's context waits, not its evaluation: a pooled fiber waits 0
       # without making one when nobody can see it (Proc::PooledFiber#__wait__).
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
-      # Checked at the door unless 0: the hot path (bench wait_methods
-      # "wait 0") pays one comparison.
+      # Checked at the door unless 0: the hot path (see the wait_methods
+      # benchmark) pays one comparison.
       return context.__wait__(seconds) if seconds == 0 || (seconds = Waits.seconds!(seconds)) # rubocop:disable Style/NumericPredicate -- opt_eq, no call
 
       context.__evaluation__.__await__(nil, true)
@@ -62,7 +62,7 @@ module Heddle
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
       watch = evaluation.__loop__.io
       # A readiness token from the loop's last sweep (see EventLoop::IOWatch)
-      # answers at once: bench wait_methods "await_readable".
+      # answers at once: one poll serves a batch of waits.
       return true if watch.take_readable(io)
 
       watch.add_reader(io, evaluation)

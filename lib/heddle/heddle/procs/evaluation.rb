@@ -55,9 +55,9 @@ module Heddle
     # Phases of +@state+: one Integer instead of a flag per state, so that
     # a Proc::Evaluation gets by with few instance variables. Ruby 3.1 gives
     # every instance an ivar table sized to all the ivars its class ever
-    # used: 14 made an evaluation 144 bytes, 5 make it 80, and fresh memory
-    # is what a GC-off benchmark pays for (bench call_methods_waiting,
-    # docs/core.md "Fourth pass").
+    # used, so each ivar less makes every evaluation smaller, and fresh
+    # memory is what a GC-off benchmark pays for (see the
+    # call_methods_waiting benchmark).
     RUNNING = 0   # running, or a root evaluation that is not waiting
     CONCLUDED = 1 # has its result (Proc::Evaluation); with RUNNING: nothing to settle
     PENDING = 2   # queued to start (a Proc::Evaluation from call_detached)
@@ -188,9 +188,9 @@ module Heddle
     def __wait__(seconds)
       return __await__(seconds, true) if seconds.positive?
       # Outside a concurrent proc, with nothing runnable or due, the round
-      # would run this wait alone: skip it (bench wait_methods "wait 0":
-      # ~1 us -> ~0.1 us). A proc's wait 0 always suspends (call_nonblock
-      # returns its evaluation), see Proc::Evaluation#__wait__.
+      # would run this wait alone: skip it (hot path, see the wait_methods
+      # benchmark). A proc's wait 0 always suspends (call_nonblock returns
+      # its evaluation), see Proc::Evaluation#__wait__.
       return true if @loop.nothing_due?
 
       wait_zero
@@ -204,7 +204,7 @@ module Heddle
     def __zero__(_token)
       return unless @state == ZERO_WAIT
 
-      # schedule(true) inlined (wait_methods "wait 0"): no timer
+      # schedule(true) inlined (hot path of the wait_methods benchmark): no timer
       @state = SCHEDULED
       @run_value = true
       @loop.queue << self
@@ -259,7 +259,7 @@ module Heddle
     # makes it the thread's root fiber: nothing resumed it, so it cannot
     # yield to a loop. Forked inside a concurrent proc, it forgets that proc
     # and gets a root evaluation on its next wait, which runs the child's
-    # fresh loop itself (issue 14: the child's first wait raised FiberError).
+    # fresh loop itself (else the child's first wait raised FiberError).
     EventLoop.on_fork { Thread.current[FIBER_KEY] = nil }
   end
 end

@@ -45,7 +45,7 @@ module Heddle
              arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
       # No Array per call: see Arguments.
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
-      # Hot path (bench call_methods "conproc.call"): inlined call_nonblock.
+      # Hot path (see the call_methods benchmark): inlined call_nonblock.
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
@@ -72,7 +72,7 @@ module Heddle
                       arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
       # No Array per call: see Arguments.
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
-      # Hot path (bench call_methods "conproc.call_nonblock").
+      # Hot path: written for speed, see the call_methods benchmark.
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
       loop = context.__loop__
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool

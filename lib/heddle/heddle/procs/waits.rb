@@ -21,7 +21,7 @@ module Heddle
       Seconds.check!(within, "within:", :any, no_limit: "nil or Float::INFINITY")
     end
 
-    # Heddle.wait's seconds (checked only when not 0: bench wait_methods "wait 0").
+    # Heddle.wait's seconds (checked only when not 0: `wait 0` is the hot path).
     # @param seconds [Object]
     # @return [Numeric, nil] the seconds; nil for Float::INFINITY (until resumed)
     # @raise [TypeError] unless a real number

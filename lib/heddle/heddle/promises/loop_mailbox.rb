@@ -9,8 +9,7 @@ module Heddle
     #
     # Why: a resolver thread fulfilling ten promises in a row would otherwise
     # make ten deliveries, each writing the loop's wake-up pipe while it
-    # sleeps (bench suite `promises`, row "Heddle::Promise, fibers waiting on a
-    # thread").
+    # sleeps (see the promises benchmark).
     #
     # After a fork the child's loop drops the pending delivery, so a post
     # that would join a batch first checks the process is still the one the

@@ -11,8 +11,8 @@ module Heddle
   #
   # The promise holds three instance variables (embedded in the object, so a
   # new promise is one allocation) and shares one process-wide lock whose
-  # critical sections are a few assignments: the `promises` bench suite
-  # creates 900,000 of them.
+  # critical sections are a few assignments: promises are made and resolved
+  # by the hundred thousand (see the promises benchmark).
   #
   # @example Hand a value from a thread to another
   #   promise = Heddle::Promise.new
@@ -222,7 +222,7 @@ module Heddle
     # under the lock; the waiters are woken after it is released.
     def resolve(state, value)
       # lock/unlock rather than synchronize: no block call on the hot path
-      # (bench suite `promises`, every row with Heddle::Promise).
+      # (see the promises benchmark).
       LOCK.lock
       begin
         return false unless @state.equal?(PENDING)

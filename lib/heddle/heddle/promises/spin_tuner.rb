@@ -8,11 +8,10 @@ module Heddle
     #
     # Why measure instead of choosing once: the spin pays only when the
     # hand-overs of the GVL stay on one core (the other core busy, or the
-    # process limited to one CPU): there it made the `promises` bench rows
-    # "Heddle::Promise, threads, fresh/reuse" 3-5x faster than parking; on two
-    # idle cores every pass became a cross-core wake-up and the same rows ran
-    # 1.4-1.8x slower (docs/promises.md). Which case holds depends on the
-    # machine's load, which changes while a process runs.
+    # process limited to one CPU); on two idle cores every pass becomes a
+    # cross-core wake-up and spinning loses to parking (docs/promises.md).
+    # Which case holds depends on the machine's load, which changes while a
+    # process runs.
     #
     # How: waits are timed in windows of {WINDOW} waits, all in one mode. After
     # a few windows in its current mode the tuner tries the other mode for one
@@ -25,24 +24,21 @@ module Heddle
     # every waiting thread without a lock: under the GVL a lost update only
     # blurs one window's mean, and a wrong choice is corrected by the next try.
     module SpinTuner
-      # Waits per measured window: ~2-40 ms of the bench job, long enough to
-      # average over the OS scheduler's tick, short enough to follow the load.
+      # Waits per measured window: long enough to average over the OS
+      # scheduler's tick, short enough to follow the load.
       WINDOW = 512
       # Waits in a window that tries the other mode. Shorter than {WINDOW}
-      # because a losing try is paid in full: in the `promises` bench job a
-      # parked wait took ~200 us where spinning ones took ~66 us (fresh
-      # process, bench/scripts/promises/vars.rb TUNER=1), and the four tries
-      # of a 40,000-promise run cost ~8 % of it at 512 waits a try. The modes
-      # differ by 1.2-3x where it matters, which 128 waits tell apart; a try
-      # that wins by luck is undone by the next try.
+      # because a losing try is paid in full, while where the modes differ
+      # enough to matter this many waits tell them apart; a try that wins by
+      # luck is undone by the next try.
       TRY_WINDOW = 128
       # A tried mode must beat the current one's mean wait by this fraction.
       MARGIN = 0.1
       # Windows in the current mode before the first try of the other.
       MIN_EXPLORE = 4
       # At most this many windows between tries after repeated losses: the
-      # load that decides the winner changes within a second here, and a
-      # try of the losing mode costs up to 1.7x for one window (1/33 of them).
+      # load that decides the winner can change within a second, and a try of
+      # the losing mode then slows one window in MAX_EXPLORE + 1.
       MAX_EXPLORE = 32
       # Waits that begin a window after a switch and are not counted: they
       # still feel the previous mode (threads parked or queued for the GVL).
@@ -58,12 +54,11 @@ module Heddle
 
         # Whether a wait that begins now should spin: in the spinning mode,
         # unless recent spins failed. Why the back-off, on top of the timed
-        # windows: a spin that ends unresolved is pure cost, and where waits
-        # are long (500 threads waiting 0.5 s for their values,
-        # bench/scripts/promises/real_use.rb idle) their spins burned 0.37 s
-        # of CPU handing the GVL round; the windows cannot see that, since
-        # spin and park make such waits equally long. In the bench job a
-        # spin fails in ~1 wait in 100 and costs one parked wait.
+        # windows: a spin that ends unresolved is pure cost, and where many
+        # threads wait long their spins burn CPU handing the GVL round; the
+        # windows cannot see that, since spin and park make such waits
+        # equally long. Where spins pay, a failed one is rare and costs one
+        # parked wait.
         # @return [Boolean]
         # @example
         #   Heddle::Promises::SpinTuner.spin? # => true (a fresh tuner spins)
@@ -94,9 +89,8 @@ module Heddle
         end
 
         # Forgets what was measured and starts over, spinning by default:
-        # where the spin pays it gains more (3-5x) than it loses where it does
-        # not (1.4-1.8x), and the first try of parking comes after {MIN_EXPLORE}
-        # windows.
+        # where the spin pays it gains more than it loses where it does not,
+        # and the first try of parking comes after {MIN_EXPLORE} windows.
         # @param spinning [Boolean] the mode to start in
         # @return [void]
         # @example
@@ -114,7 +108,8 @@ module Heddle
           @explore = MIN_EXPLORE
         end
 
-        # Counts one finished wait. Hot path of the `promises` bench thread rows.
+        # Counts one finished wait. Hot path of thread waiters (see the
+        # promises benchmark).
         # @param spun [Boolean] the mode the wait ran in ({spinning} when it began)
         # @param seconds [Float] how long the wait took
         # @return [void]

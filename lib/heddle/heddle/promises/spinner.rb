@@ -17,24 +17,20 @@ module Heddle
     # sleep and no wake-up of a parked thread.
     #
     # Why it is measured rather than always on: it pays only when the
-    # hand-overs stay on one core. Bench suite `promises`, rows
-    # "Heddle::Promise, threads, fresh/reuse" (docs/promises.md): with one core
-    # effectively free (the process pinned, or the other core busy) 16 passes
-    # made the job 3-5x faster than a Thread::Queue per job; on a quiet 2-core
-    # machine every pass became a cross-core wake-up and the same job ran
-    # 1.7x *slower*; and an idle thread that holds Ruby 3.1's signal fd
-    # (the first thread to sleep while it is free takes it: Timeout's, in
-    # `heddle bench`, or one in Queue#pop) made 16 passes 3x slower even on
-    # one core (bench/scripts/promises/vars.rb, docs/promises.md).
+    # hand-overs stay on one core (the process pinned, or the other core
+    # busy). On a quiet 2-core machine every pass becomes a cross-core
+    # wake-up and spinning is *slower* than parking; and an idle thread that
+    # holds Ruby 3.1's signal fd (the first thread to sleep while it is free
+    # takes it: Timeout's, in `heddle bench`, or one in Queue#pop) makes it
+    # slower even on one core (docs/promises.md).
     #
     # Fibers under a Fiber scheduler never spin: their scheduler runs the
     # other fibers while they wait, and a pass would stall all of them.
     module Spinner
-      # Passes per spin when {SpinTuner} chooses to spin. The bench job needs
-      # 1.2 passes per resolved wait on average, and ran as fast with 4 or 8
-      # as with 16 (bench/scripts/promises/vars.rb, PASSES=1..16: 0.36 s vs
-      # 0.34 s pinned, 0.36 vs 0.33 not); the cap bounds what a failed spin
-      # costs (16 passes were ~1 ms of GVL relays with 500 threads waiting).
+      # Passes per spin when {SpinTuner} chooses to spin: a resolved wait
+      # needs little more than one on average, and more passes gained
+      # nothing; the cap bounds what a failed spin costs when many threads
+      # wait.
       AUTO_PASSES = 8
       @passes = :auto
 

@@ -52,7 +52,7 @@ module Heddle
 
       private
 
-      # Hot path of every waiter in the `promises` bench suite: one fiber-local
+      # Hot path of every waiter (see the promises benchmark): one fiber-local
       # lookup decides between the loop and a thread's wait.
       # @return [Boolean] whether the promise is resolved
       def await(timeout)
@@ -74,7 +74,7 @@ module Heddle
       # once, as {SpinTuner} chose (and its back-off after failed spins
       # allows), and tell it how long the wait took in the mode it began in
       # (only waits that ended resolved: a timeout's length says nothing of
-      # the mode). Hot path of the `promises` bench rows "Heddle::Promise, threads".
+      # the mode). Hot path of thread waiters (see the promises benchmark).
       def await_tuned(deadline)
         mode = SpinTuner.spinning
         started = Waiting.now

@@ -5,9 +5,9 @@ module Heddle
     # A reusable blocking fiber that runs system calls for the hooks. Inside
     # a non-blocking fiber, IO::Buffer#read (and +Process::Status.wait+)
     # would call the scheduler's hooks again: a blocking fiber calls none.
-    # Ruby 3.1 has no +Fiber.blocking { }+, and a fresh blocking fiber per
-    # call costs ~2 µs, so one fiber is kept per scheduler and resumed
-    # (~0.15 µs) for each call (bench: scheduler "pipe round trip").
+    # Ruby 3.1 has no +Fiber.blocking { }+, and resuming a kept fiber costs
+    # far less than making one, so one fiber is kept per scheduler and
+    # resumed for each call (see the scheduler benchmark).
     #
     # It never waits, so it is never resumed while it runs.
     class BlockingFiber

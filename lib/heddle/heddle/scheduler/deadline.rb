@@ -110,7 +110,7 @@ module Heddle
       # A raise is never run by another proc's fiber: a proc fiber that just
       # finished asks the run queue's next entry whether it takes it over
       # (EventLoop#chain), and a deadline queued right behind a start is that
-      # entry (issue 14: Timeout.timeout inside Heddle.run under load).
+      # entry, as it often is under load (Timeout.timeout inside Heddle.run).
       # @param _worker [Object]
       # @return [false]
       def __chain_into__(_worker)

@@ -83,8 +83,8 @@ module Heddle
       # Length 0, which every Ruby read and write passes: one system call
       # answers, whatever it returns (bytes, 0 at end of file, -EAGAIN for
       # Ruby to wait and retry, -errno). The general loop's bookkeeping is
-      # skipped: bench scheduler "pipe round trip" makes four such calls per
-      # round trip.
+      # skipped: a pipe round trip makes four such calls (see the scheduler
+      # benchmark).
       # @return [Integer] bytes moved or -errno
       def once(io, buffer, offset, operation)
         result = @blocking.transfer(operation, buffer, io, offset)

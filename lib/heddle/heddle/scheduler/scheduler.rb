@@ -33,7 +33,7 @@ module Heddle
 
     # @param io_hooks [Boolean] false leaves io_read/io_write out: Ruby
     #   then reads and writes itself and calls {#io_wait} when an IO is not
-    #   ready, which is the same behaviour, ~20% faster on Ruby 3.1 (see
+    #   ready, which is the same behaviour, faster on Ruby 3.1 (see
     #   docs/scheduler.md, "pipe round trip")
     def initialize(io_hooks: true)
       singleton_class.undef_method(:io_read, :io_write) unless io_hooks
@@ -108,7 +108,7 @@ module Heddle
     # Waits until +io+ is ready for +events+ (IO::READABLE, IO::PRIORITY,
     # IO::WRITABLE, or-ed). Ruby calls it after a read or write found the IO
     # not ready, so it registers at once, without the poll that
-    # Heddle.await_readable tries first (bench: scheduler "pipe round trip").
+    # Heddle.await_readable tries first (see the scheduler benchmark).
     # @param io [IO]
     # @param events [Integer]
     # @param timeout [Numeric, nil]
@@ -206,7 +206,7 @@ module Heddle
     end
 
     # io_wait for IO::READABLE alone, what every blocked read asks: no
-    # event arithmetic (bench scheduler "pipe round trip").
+    # event arithmetic (hot path, see the scheduler benchmark).
     def io_wait_readable(io, timeout)
       evaluation = Evaluation.current
       watch = @loop.io

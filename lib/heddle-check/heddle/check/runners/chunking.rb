@@ -9,16 +9,13 @@ module Heddle
       #
       # A check opens with a probe: PROBE runs, one slice per worker, so a
       # CPU-bound property's first runs are parallel too, and an early
-      # failure (failure_simple's 3rd run) fails inside it. Nothing more is
-      # sent until a slice has come back with a run's cost.
+      # failure fails inside it. Nothing more is sent until a slice has come
+      # back with a run's cost.
       #
       # After that, chunks shrink as the cases run out (a share of what is
-      # left, SPREAD per worker), so the workers end together: cut into four
-      # equal chunks of 23 runs, cpu_bound on 2 ractors waited on the last
-      # chunk of whichever ractor got less CPU. Every chunk holds at least
-      # MIN_CHUNK_SECONDS of runs. (The A/B scripts' RactorChunks,
-      # bench/scripts/check/ractor_chunks.rb, overrides #share_of: its chunks
-      # hold just that.)
+      # left, SPREAD per worker), so the workers end together: with equal
+      # chunks, the others waited on the last chunk of whichever worker got
+      # less CPU. Every chunk holds at least MIN_CHUNK_SECONDS of runs.
       #
       # Includers set @size (workers) and call {#start_chunking}.
       module Chunking
@@ -27,8 +24,8 @@ module Heddle
         # Shrink candidates per call per worker: enough to fill every worker once.
         BATCH_PER_WORKER = 32
         # Seconds of work a chunk should hold at least: a round trip to a worker
-        # costs 20 µs-1 ms (more on a loaded machine), so chunks of cheap runs are
-        # merged (failure_simple's shrink steps: one round trip each instead of four).
+        # costs more than many cheap runs, so chunks of cheap runs are merged
+        # (a cheap property's shrink step makes one round trip, not several).
         MIN_CHUNK_SECONDS = 0.002
         # Runs in the probe that opens a check, split over the workers.
         PROBE = 8

@@ -12,13 +12,11 @@ module Heddle
       # so it never idles between chunks for the driver.
       #
       # Why not a ractor per chunk (the runner before this one): starting a
-      # ractor and its thread, and ending it, cost the driver and the
-      # kernel ~0.1 ms of CPU each, 48 times for cpu_bound, on the 2 cores
-      # the runs need; cpu_bound took 62 ms against 54 ms for 2 bare ractors
-      # of 50 runs (bench/scripts/check/ractor_gap.rb, docs/check.md).
+      # ractor and its thread, and ending it, cost the driver and the kernel
+      # CPU once per chunk, on the cores the runs need (docs/check.md).
       # Why not a Heddle::Pool of ractors: its chunks cross four threads of the
-      # main ractor and it costs ~2 ms to start and stop; here the driver is
-      # the only thread and a check's ractors end by themselves.
+      # main ractor and it is slow to start and stop; here the driver is the
+      # only thread and a check's ractors end by themselves.
       #
       # A ractor cannot be stopped: after a failure, a worker still holding
       # chunks is let go and replaced ({#retire_busy}), and {#close} lets
@@ -33,8 +31,8 @@ module Heddle
         # token), should one outlive its check.
         TAG = :heddle_check
         # Seconds of runs behind a failure above which their worker is let go
-        # rather than kept busy with them: starting a fresh ractor costs
-        # ~0.1 ms of CPU (failure_simple, microseconds a run, keeps its two).
+        # rather than kept busy with them: a few times what starting a fresh
+        # ractor costs, so a cheap property keeps its workers.
         RETIRE_AFTER = 0.0005
         # Name of the thread with which a Heddle ractor pool receives its
         # workers' messages (Heddle::Workers::RactorCollector).
@@ -155,8 +153,7 @@ module Heddle
         # its result to the main ractor, until it reads :stop. Results
         # go by Ractor.main.send, which does not wait: with Ractor.yield the
         # worker waited for the driver to wake up and take each result before
-        # it could start the chunk already queued (0.5 ms a chunk at load
-        # 1.5, 5 ms on a loaded machine; bench/scripts/check/ractor_timeline.rb).
+        # it could start the chunk already queued.
         # @param handler [Proc] shareable ({Handler.build})
         # @param id [Integer] the runner's, so that its driver takes only its own results
         # @return [void]
@@ -191,11 +188,10 @@ module Heddle
 
         private
 
-        # The probe goes out as IN_FLIGHT slices per worker (cpu_bound: 2 runs
-        # each), so that a worker whose first slice is done runs its second
-        # while the driver wakes up and sizes the next chunks. With one slice
-        # per worker it idled until then: 5 ms on a loaded machine
-        # (bench/scripts/check/ractor_timeline.rb, docs/check.md).
+        # The probe goes out as IN_FLIGHT slices per worker, so that a worker
+        # whose first slice is done runs its second while the driver wakes up
+        # and sizes the next chunks. With one slice per worker it idled until
+        # then (docs/check.md).
         def probe_slices = @limit
 
         # A worker still holding more than RETIRE_AFTER of runs behind a

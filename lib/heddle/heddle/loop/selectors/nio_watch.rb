@@ -5,9 +5,8 @@ module Heddle
     module Selectors
       # IOWatch over nio4r's selector (libev: epoll on Linux, kqueue on the
       # BSDs): registrations live in the kernel, so a poll costs O(ready
-      # IOs) however many IOs are watched (bench messages "heddle fibers over
-      # pipes", scheduler "pipe round trip"; docs/core.md, "Choosing the
-      # selector").
+      # IOs) however many IOs are watched (see the messages and scheduler
+      # benchmarks; docs/core.md, "Choosing the selector").
       #
       # One NIO::Monitor per IO carries the IO's {Registration}. A direction
       # is *armed* (in the monitor's interests) from its first waiter on, and
@@ -38,13 +37,12 @@ module Heddle
         INTERESTS = [nil, :r, :w, :rw].freeze
 
         # Consecutive sweeps an idle, ready direction may leave untaken
-        # tokens before it is disarmed: reporting it costs ~0.3 µs a sweep,
-        # so 64 of them cost about what a disarm, a re-arm (two epoll_ctl)
-        # and the extra loop round of the next waiter cost. The limit is at
-        # least twice the registrations: IOs awaited in turn (bench
-        # wait_methods "await_readable": 100 ready pipes) see one sweep per
-        # IO while they warm up, and disarming them then kept every later
-        # await paying an arm, a sweep and a disarm (30k/s instead of 1M/s).
+        # tokens before it is disarmed: that many reports of it cost about
+        # what a disarm, a re-arm (two epoll_ctl) and the extra loop round of
+        # the next waiter cost. The limit is at least twice the
+        # registrations: IOs awaited in turn see one sweep per IO while they
+        # warm up, and disarming them then kept every later await paying an
+        # arm, a sweep and a disarm.
         DISARM_SWEEPS = 64
 
         # Up to this many registrations, every sleep scans them all (a few µs).

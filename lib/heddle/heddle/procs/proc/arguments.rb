@@ -8,8 +8,7 @@ module Heddle
     # On Ruby 3.1 a rest parameter (`def call(*args)`) allocates an Array on
     # every call, even an empty one; fixed optional parameters do not. In the
     # benchmark windows (GC off) a fresh object also costs its share of a page
-    # fault: about 0.01 faults and 100-160 ns per call on this machine
-    # (bench/scripts/core/fresh_probe.rb cn), a quarter of a call_nonblock. So
+    # fault, a sizeable share of a call_nonblock's cost. So
     # {Proc#call}, {Proc#call_nonblock}, {Proc#call_detached} and
     # {Proc#call_and_forget} take up to {MAX} optional positional parameters:
     # all default to {NONE}, so {.pack} can tell a passed nil from a missing

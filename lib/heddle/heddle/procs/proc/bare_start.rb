@@ -8,8 +8,8 @@ module Heddle
     # proc a run-queue entry: the loop starts it in a pooled fiber
     # ({#__run__}), or a pooled fiber that just finished takes it in place
     # ({#__chain_into__}), as it does a QueuedCall. No QueuedCall is taken from and given
-    # back to the loop's free list per call (bench call_methods
-    # "conproc.call_and_forget"; bench/scripts/core/fresh_probe.rb cf).
+    # back to the loop's free list per call (hot path, see the call_methods
+    # benchmark).
     module BareStart
       # Starts the proc without arguments (or holds it back while too many
       # fibers are live; it comes back here when one is free).

@@ -40,8 +40,7 @@ module Heddle
       # @param args [Array, nil]
       # @param pooled [PooledFiber, nil] the pooled fiber a running proc runs in (the
       #   evaluation of a call or call_nonblock is made when its proc first
-      #   waits: one call less than binding it after, bench
-      #   call_methods_waiting "waiting call_nonblock")
+      #   waits: one call less than binding it after)
       def initialize(loop, proc, args, pooled = nil) # rubocop:disable Lint/MissingSuper -- hot path, sets all state itself
         # @slot holds the proc while PENDING, its PooledFiber while it runs (the
         # pooled fiber keeps the state of each wait: timer, resume value), the
@@ -82,7 +81,7 @@ module Heddle
           timeout_result = opts.fetch(:timeout_result, timeout_result)
         end
         within = Waits.within!(within) if within
-        # concluded: read inline (bench call_methods_waiting "call_detached" awaits 99 of 100 that way)
+        # concluded: read inline (most awaits of a batch find it so; call_methods_waiting benchmark)
         result = @state == CONCLUDED ? @slot : result_or_wait(within, timeout_result)
         result = yield result if block_given?
         raise result if result.is_a?(Exception)
@@ -188,7 +187,7 @@ module Heddle
         end
         @slot = result # before the state: see conclude_to
         @state = CONCLUDED
-        # nobody to tell: no call (bench call_methods "call_detached")
+        # nobody to tell: no call (hot path, see the call_methods benchmark)
         notify_awaiters(result) if @awaiter || extras
       end
 
@@ -198,8 +197,8 @@ module Heddle
       def __wait__(seconds)
         return __await__(seconds, true) if seconds.positive?
 
-        # wait_zero and __await__ inlined (bench call_methods_waiting
-        # "waiting ..." rows): a zero wait has no timeout to raise.
+        # wait_zero and __await__ inlined (hot path, see the
+        # call_methods_waiting benchmark): a zero wait has no timeout to raise.
         raise Cancelled if @extras&.cancel_pending
 
         begin

@@ -2,8 +2,8 @@
 
 module Heddle
   class Proc
-    # Raised when the OS refuses a new fiber (too many live fibers: on this
-    # machine vm.max_map_count allows about 30k).
+    # Raised when the OS refuses a new fiber (too many live fibers: the
+    # kernel's vm.max_map_count bounds them).
     class FiberRefusedError < Heddle::Error; end
 
     # A pooled fiber that runs concurrent procs one after the other. It is the
@@ -19,12 +19,12 @@ module Heddle
     # an instance variable will do.
     class PooledFiber
       # What a resume returns instead of a result: one class test tells the
-      # common case (a result) from both signals (bench call_methods
-      # "conproc.call_nonblock").
+      # common case (a result) from both signals (hot path, see the
+      # call_methods benchmark).
       class Signal; end # rubocop:disable Lint/EmptyClass -- a marker class, tested with ===
       SUSPENDED = Signal.new.freeze
       # {#work} is each pooled fiber's body, entered once per fiber: warmed
-      # up so that YJIT compiles it (bench call_methods "heddle conproc.call").
+      # up so that YJIT compiles it (see the call_methods benchmark).
       WARM_UP = YJITWarmUp.new { allocate.__send__(:work, true) }
       # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
       class Failure < Signal
@@ -70,8 +70,7 @@ module Heddle
       # @return [Fiber]
       attr_reader :fiber
       # @return [Proc::Evaluation, nil] the evaluation of the run, once made (a
-      #   reader, no Ruby frame: a suspended call/call_nonblock always has one;
-      #   bench call_methods_waiting "waiting call_nonblock")
+      #   reader, no Ruby frame: a suspended call/call_nonblock always has one)
       attr_reader :evaluation
       # @return [EventLoop::Timer, nil] the timer of the current wait of its evaluation
       attr_accessor :wait_timer
@@ -179,9 +178,8 @@ module Heddle
 
       # Waits +seconds+ in the proc running here. A call_and_forget run
       # (no evaluation yet, no caller to hand one to) waits 0 on this pooled fiber
-      # alone: no evaluation is made, nobody could see it (bench
-      # call_methods_waiting "waiting call_and_forget"). Every other wait is
-      # its evaluation's.
+      # alone: no evaluation is made, nobody could see it. Every other wait
+      # is its evaluation's.
       # @param seconds [Numeric]
       # @return [true]
       def __wait__(seconds)

@@ -5,9 +5,7 @@ module Heddle
     # A run-queue entry for {Proc#call_and_forget}: a proc and its arguments,
     # started in a pooled fiber when the loop reaches it. Spent ones go back
     # to the loop's free list (EventLoop#spent_calls) for the next call_and_forget:
-    # one allocation less per call (bench call_methods "conproc.call_and_forget"
-    # ~770 -> ~560 ns CPU, call_methods_waiting "waiting call_and_forget"
-    # ~3.3 -> ~2.5 us).
+    # one allocation less per call (see the call_methods benchmark).
     class QueuedCall
       # A spent one from +loop+'s free list, or a new one.
       # @param loop [EventLoop]
@@ -32,7 +30,7 @@ module Heddle
       # @return [true]
       def __chain_into__(pooled)
         pooled.__take__(@proc, @args, nil)
-        @proc = @args = nil # recycle, inlined (bench call_methods "conproc.call_and_forget")
+        @proc = @args = nil # recycle, inlined: hot path (call_methods benchmark)
         calls = @loop.spent_calls
         calls << self if calls.size < EventLoop::POOL_SIZE
         true
@@ -53,7 +51,7 @@ module Heddle
         pooled = PooledFiber.take(loop, self) or return
         proc = @proc
         args = @args
-        @proc = @args = nil # recycle, inlined (bench call_methods_waiting "waiting call_and_forget")
+        @proc = @args = nil # recycle, inlined: hot path (call_methods_waiting benchmark)
         calls = loop.spent_calls
         calls << self if calls.size < EventLoop::POOL_SIZE
         pooled.__start__(proc, args, nil)

@@ -9,7 +9,7 @@ module Heddle
         # Registers +evaluation+ to be woken with +value+ (nil: the result)
         # when this evaluation concludes. The first awaiter of the result gets
         # an ivar of its own, the usual case, so no Extras or Hash is
-        # allocated for it (bench call_methods_waiting "waiting call").
+        # allocated for it (hot path, see the call_methods_waiting benchmark).
         # @return [void]
         def __add_awaiter__(evaluation, value = nil)
           extras = @extras
@@ -32,7 +32,7 @@ module Heddle
 
         # Proc#call's wait for the evaluation its call returned: like
         # {#await_result} for +waiter+, the caller's evaluation, minus the
-        # options (bench call_methods_waiting "waiting call").
+        # options (hot path, see the call_methods_waiting benchmark).
         # @param waiter [Heddle::Evaluation]
         # @return [Object] the result
         # @raise [Exception] the result, when it is an exception

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The physical limits of this Ruby (docs/BENCHMARKING.md): what a library
+# The physical limits of this Ruby (docs/bench.md, "Method"): what a library
 # built on procs, fibers, queues and pipes cannot beat. Shown in the report
 # as the floor under every other suite.
 Heddle::Bench.suite(:baseline) do |s|

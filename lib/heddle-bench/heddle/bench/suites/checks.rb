@@ -209,7 +209,7 @@ Heddle::Bench.suite(:checks) do |s|
   # an earlier check freed (no page fault) or had given it back to the
   # kernel (4,400 faults, ~55 ms) depended on the rows run before, in a
   # shared process and (less often) in a forked one, so the same row took
-  # 4 ms or 75 ms (docs/check.md, "Every trial in a process of its own").
+  # 4 ms or 75 ms (docs/journal/check.md, "Every trial in a process of its own").
   # A check's killed workers are reaped in the background; wait for them
   # (untimed) so that their CPU counts in the trial's children CPU.
   reaped = ->(_state, _ctx) { Heddle::Workers::ProcessBackend.drain_reaper }

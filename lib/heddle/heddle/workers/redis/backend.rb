@@ -83,10 +83,9 @@ module Heddle
         # @param url [String] redis://host:port/db
         # @param item_timeout [Numeric, nil] seconds per item, enforced on the worker
         # @param options [Hash] visibility_timeout:, ttl:, reconnect_timeout: (seconds, see {DEFAULTS})
-        # @raise [ArgumentError] for a bad option
         # @raise [ConnectionLostError] when Redis cannot be reached
         def initialize(size:, handler:, url:, item_timeout: nil, **options)
-          Backend.validate!(nil, { handler: handler, url: url, **options })
+          # No check here: Heddle::Pool builds it from options .validate! has passed (Workers::PoolOptions).
           settings = DEFAULTS.merge(options)
           @handler_name = handler.to_sym
           @url = url

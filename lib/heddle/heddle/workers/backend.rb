@@ -7,7 +7,8 @@ module Heddle
     # What every backend shares: turning a map into a job split in chunks,
     # a submitted item into a promise, waiting with a deadline, and shutting
     # down once. Subclasses start their workers in #start, take chunks with
-    # #enqueue and stop in #stop.
+    # #enqueue and stop in #stop; one that does not take chunks (Redis)
+    # hands a whole job on in #dispatch instead.
     class Backend
       include WorkerLoss
 
@@ -62,7 +63,7 @@ module Heddle
         rescue Exception => e # rubocop:disable Lint/RescueException -- the promise carries any error
           promise.reject(e)
         end
-        enqueue(Chunk.new(job, 0, 1))
+        dispatch(job, nil)
       end
 
       # Stops the workers once; later calls do nothing.
@@ -99,6 +100,8 @@ module Heddle
 
       def start; end
 
+      # Hands a job (a map's, or a submitted item's) to the workers: the one
+      # step a backend that is not fed chunks overrides (Redis::Backend).
       def dispatch(job, _timeout)
         Chunk.split(job, @size, max: max_chunk).each { |chunk| enqueue(chunk) }
       end

@@ -171,14 +171,12 @@ module Heddle
         from = run_span(job, from, to) + 1 while from < to && !job.finished?
       end
 
-      # Hot path (bench map, "1,000 trivial items: heddle thread pool, warm";
-      # docs/workers.md): a tight loop that writes each result straight into
-      # the job's array and counts the run once, with {Job#completed}, not a
-      # method, a block and a Mutex per item (a warm 1,000-item map went from
-      # ~450 to ~177 µs, bench/scripts/workers/trivial_threads.rb). A result
-      # is written only while the job is unfinished, so a cancelled map's
-      # results stay what they were, and completed results are visible to a
-      # map timeout as they come.
+      # Hot path (warm maps of trivial items; docs/workers.md): a tight loop
+      # that writes each result straight into the job's array and counts the
+      # run once, with {Job#completed}, not a method, a block and a Mutex per
+      # item. A result is written only while the job is unfinished, so a
+      # cancelled map's results stay what they were, and completed results
+      # are visible to a map timeout as they come.
       # Only a worker ending under an item (Thread.exit) leaves `reported`
       # false for the ensure ({WorkerLoss}).
       # @return [Integer] the index of the item that raised, or where it stopped

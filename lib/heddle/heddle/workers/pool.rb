@@ -107,10 +107,9 @@ module Heddle
     # @example
     #   Heddle::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
     def ask(message, timeout: nil)
-      # No call for the common nil (bench messages, "lockstep" rows: one ask per message).
+      # No call for the common nil: one ask per message is a hot path.
       timeout = Workers::Options.seconds!(:timeout, timeout) unless timeout.nil?
-      # Fiber and thread pools answer without a job or a promise where they
-      # can (bench messages, lockstep rows).
+      # Fiber and thread pools answer without a job or a promise where they can.
       return @asker.ask(message, @handler, timeout) if @asker
 
       submit(message).value!(timeout)

@@ -2,26 +2,28 @@
 
 require_relative "workers/error"
 require_relative "workers/options"
+require_relative "workers/pool_options"
+require_relative "workers/map_options"
 require_relative "workers/job"
 require_relative "workers/worker_loss"
 require_relative "workers/chunk"
 require_relative "workers/backend"
 require_relative "workers/gc_release"
-require_relative "workers/inline_backend"
-require_relative "workers/thread_backend"
-require_relative "workers/fiber_loop_loss"
-require_relative "workers/fiber_backend"
+require_relative "workers/inline/inline_backend"
+require_relative "workers/thread/thread_backend"
+require_relative "workers/fiber/fiber_loop_loss"
+require_relative "workers/fiber/fiber_backend"
 require_relative "workers/wire"
 require_relative "workers/wire_reader"
-require_relative "workers/process_child"
-require_relative "workers/process_codec"
+require_relative "workers/process/process_child"
+require_relative "workers/process/process_codec"
 require_relative "workers/lane"
-require_relative "workers/process_lane"
-require_relative "workers/process_backend"
-require_relative "workers/ractor_worker"
-require_relative "workers/ractor_collector"
-require_relative "workers/ractor_lane"
-require_relative "workers/ractor_backend"
+require_relative "workers/process/process_lane"
+require_relative "workers/process/process_backend"
+require_relative "workers/ractor/ractor_worker"
+require_relative "workers/ractor/ractor_collector"
+require_relative "workers/ractor/ractor_lane"
+require_relative "workers/ractor/ractor_backend"
 require_relative "workers/pool"
 require_relative "workers/redis" # Heddle.handler; the Redis backend itself loads on first use
 
@@ -62,6 +64,42 @@ module Heddle
       # @api private
       # @return [Heddle::Promise] a new unresolved promise
       def new_promise = Heddle::Promise.new
+
+      # @api private
+      # {Heddle.map} once its block is checked: checks every other argument,
+      # once, before a worker starts or an item is read; the pool and its map
+      # are then made from the checked options and check nothing again.
+      # @param items [Enumerable]
+      # @param worker [Symbol]
+      # @param size [Integer, nil]
+      # @param item_timeout [Numeric, nil]
+      # @param map_options [Hash] as for {Heddle.map}
+      # @return [Array] results in input order
+      # @raise [ArgumentError, TypeError, Exception] as {Heddle.map}
+      def map!(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
+        remote = map_options.slice(*(map_options.keys - %i[timeout fail_fast]))
+        options = PoolOptions.check!(worker, size, block, item_timeout: item_timeout, remote: remote,
+                                                          block_checked: true)
+        Options.items!(items)
+        run = MapOptions.from!(map_options.slice(:timeout, :fail_fast))
+        map_checked(items.to_a, options, run, &block)
+      end
+
+      # @api private
+      # Runs a map of checked items and options on a pool of its own, shut
+      # down afterwards.
+      # @param items [Array]
+      # @param options [PoolOptions]
+      # @param run [MapOptions]
+      # @return [Array] results in input order
+      def map_checked(items, options, run, &)
+        pool = Pool.checked(options.sized_for(items.size), &)
+        begin
+          pool.map_checked(items, run)
+        ensure
+          pool.shutdown(kill: true)
+        end
+      end
     end
   end
 
@@ -86,18 +124,7 @@ module Heddle
     #   Heddle.map([1, 2, 3], worker: :process, size: 2) { |n| n * n } # => [1, 4, 9]
     def map(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
       Workers::Options.block!(block, "Heddle.map(items)") unless worker == :redis
-      pool_options = map_options.slice(*(map_options.keys - %i[timeout fail_fast]))
-      Pool.validate!(worker, size, block, item_timeout: item_timeout, remote: pool_options)
-      Workers::Options.items!(items)
-      timeout, fail_fast = Pool.map_options!(map_options.slice(:timeout, :fail_fast))
-      items = items.to_a
-      size ||= Pool.default_size(worker)&.then { |default| [default, items.size].min.clamp(1, nil) }
-      pool = Pool.new(worker: worker, size: size, item_timeout: item_timeout, **pool_options, &block)
-      begin
-        pool.map(items, timeout: timeout, fail_fast: fail_fast)
-      ensure
-        pool.shutdown(kill: true)
-      end
+      Workers.map!(items, worker: worker, size: size, item_timeout: item_timeout, **map_options, &block)
     end
 
     # Like {Heddle.map}, for side effects.
@@ -109,7 +136,7 @@ module Heddle
     #   Heddle.each(%w[a b], worker: :thread) { |s| puts s }
     def each(items, **options, &block)
       Workers::Options.block!(block, "Heddle.each(items)")
-      map(items, **options, &block)
+      Workers.map!(items, **options, &block)
       items
     end
 
@@ -126,10 +153,9 @@ module Heddle
     def each_with_index(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
       Workers::Options.block!(block, "Heddle.each_with_index(items)")
       Workers::Options.items!(items)
-      Pool.validate!(worker, size, block, item_timeout: item_timeout)
-      Pool.map_options!(map_options)
-      map(items.each_with_index.to_a, worker: worker, size: size, item_timeout: item_timeout,
-                                      **map_options) { |(item, index)| block.call(item, index) }
+      options = Workers::PoolOptions.check!(worker, size, block, item_timeout: item_timeout, block_checked: true)
+      run = Workers::MapOptions.from!(map_options)
+      Workers.map_checked(items.each_with_index.to_a, options, run) { |(item, index)| block.call(item, index) }
       items
     end
   end

@@ -7,7 +7,8 @@ module Heddle
     # What every backend shares: turning a map into a job split in chunks,
     # a submitted item into a promise, waiting with a deadline, and shutting
     # down once. Subclasses start their workers in #start, take chunks with
-    # #enqueue and stop in #stop.
+    # #enqueue and stop in #stop; one that does not take chunks (Redis)
+    # hands a whole job on in #dispatch instead.
     class Backend
       include WorkerLoss
 
@@ -62,7 +63,7 @@ module Heddle
         rescue Exception => e # rubocop:disable Lint/RescueException -- the promise carries any error
           promise.reject(e)
         end
-        enqueue(Chunk.new(job, 0, 1))
+        dispatch(job, nil)
       end
 
       # Stops the workers once; later calls do nothing.
@@ -99,6 +100,8 @@ module Heddle
 
       def start; end
 
+      # Hands a job (a map's, or a submitted item's) to the workers: the one
+      # step a backend that is not fed chunks overrides (Redis::Backend).
       def dispatch(job, _timeout)
         Chunk.split(job, @size, max: max_chunk).each { |chunk| enqueue(chunk) }
       end
@@ -168,14 +171,12 @@ module Heddle
         from = run_span(job, from, to) + 1 while from < to && !job.finished?
       end
 
-      # Hot path (bench map, "1,000 trivial items: heddle thread pool, warm";
-      # docs/workers.md): a tight loop that writes each result straight into
-      # the job's array and counts the run once, with {Job#completed}, not a
-      # method, a block and a Mutex per item (a warm 1,000-item map went from
-      # ~450 to ~177 µs, bench/scripts/workers/trivial_threads.rb). A result
-      # is written only while the job is unfinished, so a cancelled map's
-      # results stay what they were, and completed results are visible to a
-      # map timeout as they come.
+      # Hot path (warm maps of trivial items; docs/workers.md): a tight loop
+      # that writes each result straight into the job's array and counts the
+      # run once, with {Job#completed}, not a method, a block and a Mutex per
+      # item. A result is written only while the job is unfinished, so a
+      # cancelled map's results stay what they were, and completed results
+      # are visible to a map timeout as they come.
       # Only a worker ending under an item (Thread.exit) leaves `reported`
       # false for the ensure ({WorkerLoss}).
       # @return [Integer] the index of the item that raised, or where it stopped

@@ -4,7 +4,7 @@ module Heddle
   module Workers
     # A run of consecutive items of one job, the unit a worker takes from the
     # pool's queue. Handing out chunks instead of items keeps the per-item cost
-    # of queues and pipes low (the `map` suite's 1,000 trivial items).
+    # of queues and pipes low.
     Chunk = Struct.new(:job, :from, :to, :list) do
       # @return [Array<Integer>, Range] the indices of the chunk's items
       def indices = list || (from...to)

@@ -8,8 +8,7 @@ module Heddle
     # releasing it from a worker ractor (its queue closed, its waiting
     # threads woken from outside their ractor) left lane threads runnable
     # but never run and corrupted the heap on 3.1.2, and deadlocked the VM
-    # on 3.3.8 (`heddle soak --only ractors`, pools dropped a few hundred
-    # times). So a finalizer holds only a number. In the main ractor it
+    # on 3.3.8. So a finalizer holds only a number. In the main ractor it
     # releases the backend filed under it; elsewhere it mails the number to
     # the main ractor, whose {RactorCollector} releases it there. (With no
     # ractor pool running, no worker ractor collects garbage, save one a

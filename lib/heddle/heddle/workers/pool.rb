@@ -37,14 +37,8 @@ module Heddle
     # @raise [Heddle::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
     # @raise [LoadError] (:redis) when the redis-client gem is not in the bundle
     def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, **remote, &handler)
-      item_timeout = Pool.validate!(worker, size, handler, item_timeout: item_timeout, lazy: lazy, remote: remote)
-      @worker = worker
-      # The pool holds its block; the workers get it with each job (see Backend#initialize).
-      @handler = handler
-      @backend = Pool.backend(worker, size, item_timeout, lazy ? { lazy: true } : remote, handler)
-      @asker = @backend.respond_to?(:ask) ? @backend : nil
-      Workers.register(@backend)
-      ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
+      keywords = { item_timeout: item_timeout, lazy: lazy, remote: remote }
+      start(Workers::PoolOptions.check!(worker, size, handler, **keywords), handler)
     end
 
     # @return [Integer] the number of workers
@@ -64,8 +58,19 @@ module Heddle
     #   Heddle::Pool.new(worker: :thread, size: 2) { |x| x + 1 }.map([1, 2]) # => [2, 3]
     def map(items, timeout: nil, fail_fast: true)
       Workers::Options.items!(items)
-      timeout = Pool.validate_map!(timeout, fail_fast)
-      @backend.map(items.to_a, @handler, timeout: timeout, fail_fast: fail_fast)
+      options = Workers::MapOptions.check!(timeout, fail_fast)
+      map_checked(items.to_a, options)
+    end
+
+    # @api private
+    # {#map} once its items and options are checked ({Heddle.map} checks
+    # them before it makes the pool): nothing is checked again.
+    # @param items [Array]
+    # @param options [Workers::MapOptions]
+    # @return [Array] as {#map}
+    # @raise [Exception] as {#map}
+    def map_checked(items, options)
+      @backend.map(items, @handler, timeout: options.timeout, fail_fast: options.fail_fast)
     end
 
     # Runs the handler on each item for its side effects.
@@ -102,10 +107,9 @@ module Heddle
     # @example
     #   Heddle::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
     def ask(message, timeout: nil)
-      # No call for the common nil (bench messages, "lockstep" rows: one ask per message).
+      # No call for the common nil: one ask per message is a hot path.
       timeout = Workers::Options.seconds!(:timeout, timeout) unless timeout.nil?
-      # Fiber and thread pools answer without a job or a promise where they
-      # can (bench messages, lockstep rows).
+      # Fiber and thread pools answer without a job or a promise where they can.
       return @asker.ask(message, @handler, timeout) if @asker
 
       submit(message).value!(timeout)
@@ -144,64 +148,32 @@ module Heddle
       end
 
       # @api private
+      # A pool from options {Workers::PoolOptions.check!} has passed
+      # ({Heddle.map}): nothing is checked again.
+      # @param options [Workers::PoolOptions]
+      # @return [Pool]
+      def checked(options, &handler)
+        pool = allocate
+        pool.send(:start, options, handler)
+        pool
+      end
+
+      # @api private
       # The backend of a worker kind. Redis is loaded on first use: it needs
       # the optional redis-client gem.
-      def backend(worker, size, item_timeout, options, handler)
-        return Workers::Redis::Backend.new(size: size, item_timeout: item_timeout, **options) if worker == :redis
+      # @param options [Workers::PoolOptions]
+      # @param handler [Proc, nil] the pool's block
+      # @return [Workers::Backend]
+      def backend(options, handler)
+        worker = options.worker
+        if worker == :redis
+          return Workers::Redis::Backend.new(size: options.size, item_timeout: options.item_timeout,
+                                             **options.backend_options)
+        end
 
         Workers.const_get(BACKENDS.fetch(worker))
-               .new(size: size || Pool.default_size(worker), handler: handler, item_timeout: item_timeout, **options)
-      end
-
-      # @api private
-      # Checks Pool.new's arguments (also {Heddle.map}'s, before it reads an item).
-      # @return [Numeric, nil] item_timeout in seconds, nil for no limit
-      # @raise [ArgumentError, TypeError] naming the bad argument
-      def validate!(worker, size, handler, item_timeout: nil, lazy: false, remote: {}) # rubocop:disable Metrics/ParameterLists -- Pool.new's keywords, checked in one place
-        Workers::Options.worker!(worker)
-        Workers::Options.size!(size)
-        item_timeout = Workers::Options.seconds!(:item_timeout, item_timeout)
-        if Workers::Options.boolean!(:lazy, lazy) && worker != :process
-          raise ArgumentError, "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
-        end
-
-        worker == :redis ? Workers::Redis::Backend.validate!(handler, remote) : validate_local!(worker, handler, remote)
-        item_timeout
-      end
-
-      # @api private
-      # A local worker takes a block and none of the Redis backend's options.
-      def validate_local!(worker, handler, remote)
-        unless remote.empty?
-          names = remote.keys.map { |k| "#{k}:" }.join(", ")
-          raise ArgumentError, "unknown keyword#{'s' if remote.size > 1}: #{names} (options of worker: :redis only)"
-        end
-
-        Workers::Options.block!(handler, "Heddle::Pool.new(worker: #{worker.inspect})")
-      end
-
-      # @api private
-      # Checks the map options {Heddle.map} passes on, unknown ones included.
-      # @param options [Hash] `timeout:` and `fail_fast:`
-      # @return [Array(Numeric, Boolean)] timeout (nil for no limit) and fail_fast
-      # @raise [ArgumentError, TypeError] naming the bad option
-      def map_options!(options)
-        unknown = options.keys - %i[timeout fail_fast]
-        unless unknown.empty?
-          raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.map(&:inspect).join(', ')} " \
-                               "(map options are timeout: and fail_fast:)"
-        end
-        fail_fast = options.fetch(:fail_fast, true)
-        [validate_map!(options[:timeout], fail_fast), fail_fast]
-      end
-
-      # @api private
-      # Checks a map's options.
-      # @return [Numeric, nil] timeout in seconds, nil for no limit
-      # @raise [ArgumentError, TypeError] naming the bad option
-      def validate_map!(timeout, fail_fast)
-        Workers::Options.boolean!(:fail_fast, fail_fast)
-        Workers::Options.seconds!(:timeout, timeout)
+               .new(size: options.size || Pool.default_size(worker), handler: handler,
+                    item_timeout: options.item_timeout, **options.backend_options)
       end
 
       # @api private
@@ -209,6 +181,19 @@ module Heddle
       # runs in trap context (no Mutex), hence {Workers::Backend#release},
       # and in any ractor, hence {Workers::GCRelease}.
       def finalizer(backend) = Workers::GCRelease.finalizer(backend)
+    end
+
+    private
+
+    # Starts the workers from checked options (Pool.new, {Pool.checked}).
+    def start(options, handler)
+      @worker = options.worker
+      # The pool holds its block; the workers get it with each job (see Backend#initialize).
+      @handler = handler
+      @backend = Pool.backend(options, handler)
+      @asker = @backend.respond_to?(:ask) ? @backend : nil
+      Workers.register(@backend)
+      ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
     end
   end
 end

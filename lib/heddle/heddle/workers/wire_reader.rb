@@ -7,8 +7,6 @@ module Heddle
     # takes every frame written so far, where `IO#read` made two system
     # calls (header, payload) per frame, each releasing and retaking the GVL. The worker still writes each result as
     # soon as it has it, so a worker that dies loses nothing it had sent.
-    # Bench map "1,000 trivial items: heddle process pool, warm" (see
-    # docs/workers.md).
     class WireReader
       CHUNK = 65_536
 

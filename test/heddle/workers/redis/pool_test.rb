@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "minitest/mock"
 
 # worker: :redis as a caller sees it, with two `heddle worker` processes on a
 # real redis-server: the same interface and errors as the local backends.
@@ -37,6 +38,17 @@ class RedisPoolTest < Minitest::Test
   def test_heddle_map
     assert_equal [1, 4, 9], Heddle.map([1, 2, 3], worker: :redis, handler: :"test.square",
                                                   url: RedisFixture.shared.url)
+  end
+
+  # Heddle.map checks the Redis options once and hands them on: the pool
+  # and its backend do not check them again.
+  def test_heddle_map_checks_the_redis_options_once
+    calls = 0
+    check = Heddle::Workers::Redis::Backend.method(:validate!)
+    Heddle::Workers::Redis::Backend.stub(:validate!, ->(*args) { (calls += 1) && check.call(*args) }) do
+      assert_equal [4], Heddle.map([2], worker: :redis, handler: :"test.square", url: RedisFixture.shared.url)
+    end
+    assert_equal 1, calls
   end
 
   def test_a_workers_exception_comes_back_as_itself_with_its_host_and_pid

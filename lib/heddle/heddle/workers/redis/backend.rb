@@ -83,10 +83,9 @@ module Heddle
         # @param url [String] redis://host:port/db
         # @param item_timeout [Numeric, nil] seconds per item, enforced on the worker
         # @param options [Hash] visibility_timeout:, ttl:, reconnect_timeout: (seconds, see {DEFAULTS})
-        # @raise [ArgumentError] for a bad option
         # @raise [ConnectionLostError] when Redis cannot be reached
         def initialize(size:, handler:, url:, item_timeout: nil, **options)
-          Backend.validate!(nil, { handler: handler, url: url, **options })
+          # No check here: Heddle::Pool builds it from options .validate! has passed (Workers::PoolOptions).
           settings = DEFAULTS.merge(options)
           @handler_name = handler.to_sym
           @url = url
@@ -101,31 +100,6 @@ module Heddle
 
         # @return [Integer] the ttl in milliseconds
         def ttl_ms = (@ttl * 1000).ceil
-
-        # @param items [Array]
-        # @param _handler [nil] the pool's block: none, the workers run the named handler
-        # @param timeout [Numeric, nil]
-        # @param fail_fast [Boolean]
-        # @return [Array]
-        def map(items, _handler = nil, timeout: nil, fail_fast: true)
-          job = Job.new(items, nil, fail_fast: fail_fast)
-          publish(job) unless items.empty?
-          job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
-          job.value!
-        end
-
-        # @param item [Object]
-        # @param _handler [nil] as for {#map}
-        # @param promise [#fulfill, #reject]
-        # @return [void]
-        def submit(item, _handler, promise)
-          job = Job.new([item], nil) do |done|
-            promise.fulfill(done.value!.first)
-          rescue Exception => e # rubocop:disable Lint/RescueException -- the promise carries any error
-            promise.reject(e)
-          end
-          publish(job)
-        end
 
         # @api private
         # @return [Ticket, nil] the waiting job numbered number
@@ -239,6 +213,13 @@ module Heddle
             servers(client)
           end
           @collector = Collector.new(self)
+        end
+
+        # Maps and submits as Workers::Backend's, which hands their jobs here:
+        # a job goes to the stream whole, for the workers to take (an empty
+        # map sends nothing). The job carries no block (the pool has none).
+        def dispatch(job, _timeout)
+          publish(job) unless job.items.empty?
         end
 
         # Plans a job's entries and adds them to the stream.

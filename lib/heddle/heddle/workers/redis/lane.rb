@@ -15,9 +15,8 @@ module Heddle
         BLOCK = 1.0
         # Looks for idle entries to take over this many times per visibility
         # timeout, and an idle lane's read blocks no longer than the next look:
-        # an entry is taken over at most a twentieth past the timeout (with looks
-        # every half timeout and 1 s reads, a dead worker's last entry waited
-        # up to 1.5 timeouts: the distributed suite's killed row).
+        # an entry is taken over at most a twentieth past the timeout (fewer
+        # looks and longer reads left a dead worker's last entry waiting long).
         LOOKS = 20
         # Seconds between tries after a broken connection, at most.
         MAX_BACKOFF = 1.0

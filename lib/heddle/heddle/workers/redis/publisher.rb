@@ -7,7 +7,7 @@ module Heddle
       #
       # An entry carries a run of consecutive items (Marshal'd together), not
       # one item: a worker's round trips to Redis (read, deliver) are paid per
-      # entry, so 10,000 trivial items cost tens of round trips, not 20,000.
+      # entry, not per item.
       # Runs shrink as the items run out (guided scheduling, as
       # {Workers::Chunk.split}): large while much is left, single items at the
       # end, so the workers finish together.

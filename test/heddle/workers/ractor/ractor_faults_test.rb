@@ -11,7 +11,7 @@ require "test_helper"
 class RactorFaultsTest < Minitest::Test
   include FreshRuby
 
-  FIXTURE = File.expand_path("../../fixtures/ractor_faults.rb", __dir__)
+  FIXTURE = File.expand_path("../../../fixtures/ractor_faults.rb", __dir__)
   PRELUDE = "require #{FIXTURE.inspect}".freeze
 
   def in_ruby(code, limit: 60) = in_fresh_ruby(code, prelude: PRELUDE, limit: limit)

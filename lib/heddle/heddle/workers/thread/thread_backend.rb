@@ -8,7 +8,7 @@ module Heddle
     # An {#ask} without a timeout goes through the same queue (so it keeps its
     # place behind queued chunks) as the asking fiber's own reusable {Asker},
     # and the answer comes back on the asker's queue: no job, chunk or
-    # promise per message (bench messages, "heddle thread pool, lockstep").
+    # promise per message.
     # What is left is the floor of any thread hand-over, two thread wake-ups
     # per message (docs/workers.md, "messages").
     class ThreadBackend < Backend

@@ -9,8 +9,8 @@ module Heddle
     # caller's Ctrl-C), `[:timeout, serial, message]` when its item overran
     # item_timeout (the lane times it: with item_timeout a chunk is one
     # item). Without it a ractor held every such stop until the chunk's last
-    # item (49 s for 100 items of 2 s), and Timeout cannot run in a ractor on
-    # Ruby 3.3 (its timer thread lives in the main ractor: IsolationError).
+    # item, and Timeout cannot run in a ractor on Ruby 3.3 (its timer thread
+    # lives in the main ractor: IsolationError).
     #
     # A stop is a {Stop} raised into the runner with Thread#raise. The runner
     # masks it except while a chunk runs (Thread.handle_interrupt), and a
@@ -18,9 +18,8 @@ module Heddle
     # lands in a later chunk: one that comes after its chunk ended is taken
     # at once and dropped ({#drain}).
     #
-    # Ruby 3.3.8's threads in a non-main ractor hang for good when a second
-    # thread ends, or waits with a timeout, while the ractor lives (a few
-    # runs in ten with two ractors: bench/scripts/workers/ractor_thread_hangs.rb).
+    # Ruby 3.3.8's threads in a non-main ractor can hang for good when a
+    # second thread ends, or waits with a timeout, while the ractor lives.
     # So the receiving thread only ever waits in Ractor.receive, and it never
     # ends: it is ended with its ractor. An item that ends its thread
     # (Thread.exit) ends the ractor, which the lane replaces.

@@ -18,8 +18,7 @@ module Heddle
     # chunk wakes one. An {#ask} from a fiber of that same loop skips the
     # queue, the job and the promise: it hands the message to an idle fiber
     # with one `resume!` and waits for the answer with one
-    # `Heddle.await_resume!`, allocating nothing (the `messages` suite's
-    # lockstep rows; docs/workers.md, "messages").
+    # `Heddle.await_resume!`, allocating nothing (docs/workers.md, "messages").
     class FiberBackend < Backend
       include FiberLoopLoss
 
@@ -37,7 +36,7 @@ module Heddle
       private_constant :Worker, :Failure
 
       # {#work} is each pool fiber's body, entered once per fiber: warmed up
-      # so that YJIT compiles it (bench messages "heddle fiber pool").
+      # so that YJIT compiles it.
       WARM_UP = YJITWarmUp.new { allocate.__send__(:work, nil) }
 
       # Sends one message to an idle fiber and waits for its answer.
@@ -51,8 +50,8 @@ module Heddle
       # @raise [Exception] the block's error, with #item, #index and #results
       # @raise [Error] when the pool is shut down
       def ask(message, handler, timeout = nil)
-        # Hot path of bench messages "heddle fiber pool, lockstep": one check
-        # per condition, no allocation.
+        # Hot path (one ask per message, in lockstep): one check per
+        # condition, no allocation.
         if timeout.nil? && !@shutdown && Thread.current.equal?(@loop_thread) && @queue.empty? && (worker = @idle.pop)
           return hand_over(worker, message, handler)
         end
@@ -108,7 +107,7 @@ module Heddle
 
         queue = @queue
         idle = @idle
-        # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message (bench messages)
+        # rubocop:disable-next Style/InfiniteLoop -- `loop` would cost a block call per message
         while true
           # Only this loop's fibers pop (and, once it is closed, a killing
           # thread): a pop after a non-empty test never waits; at worst it

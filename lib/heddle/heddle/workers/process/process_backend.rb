@@ -12,18 +12,16 @@ module Heddle
     # when the pool starts. Lazy (`lazy: true`, what `Heddle::Check` uses): the
     # first worker forks with the first chunk, and each further one only when
     # chunks have waited {SPARE_PATIENCE} with no worker free to take them, so
-    # work that one process clears quickly never pays a second fork (the
-    # `checks` suite's failure_simple: one fork per check instead of two).
+    # work that one process clears quickly never pays a second fork.
     class ProcessBackend < Backend
       # Seconds a stopping worker gets to exit before it is killed.
       EXIT_GRACE = 2.0
       # Below this many live objects the parent skips the collection before
-      # forking: a child collecting a heap this small costs it a few ms, while
-      # the parent's GC.start cost ~10 ms per pool start (the `checks` suite's
-      # one pool per check) plus the copy-on-write faults of touching every page.
+      # forking: a child collects a heap this small for less than the parent's
+      # GC.start per pool start plus the copy-on-write faults of touching every page.
       PREFORK_GC_SLOTS = 250_000
       # Lazy pools: seconds a backlog must last before one more worker forks,
-      # about what a fork costs here (7-25 ms on the shared machine).
+      # about what a fork costs.
       SPARE_PATIENCE = 0.01
 
       @tracked = {}
@@ -152,9 +150,8 @@ module Heddle
 
       # Collect before forking (what Process.warmup does on 3.3): children
       # then inherit free slots instead of collecting the parent's garbage
-      # over copy-on-write pages. Halved the map suite's trivial-item map in
-      # a parent holding 2 million strings (docs/workers.md); skipped for
-      # small heaps, see PREFORK_GC_SLOTS.
+      # over copy-on-write pages (docs/workers.md); skipped for small heaps,
+      # see PREFORK_GC_SLOTS.
       def prefork_gc
         GC.start if GC.stat(:heap_live_slots) >= PREFORK_GC_SLOTS
       end
@@ -217,8 +214,8 @@ module Heddle
 
       # kill: true (a check's end, Heddle.map's, exit) returns once the
       # workers are signalled and handed to the reaper: their lane threads
-      # close the pipes and end by themselves (a join there cost every
-      # check ~5-20 ms of thread wake-ups on the loaded machine).
+      # close the pipes and end by themselves (a join there made every check
+      # wait for thread wake-ups).
       def stop(kill:)
         @queue.close
         @wake.close

@@ -15,8 +15,8 @@ module Heddle
     #   that thread: it shuts down and cancels what was queued.
     #
     # Either way the loop's descriptors are closed when the pool's own
-    # thread ends, not when the Thread object is collected (issue 14: 1,000
-    # fiber pools made and shut down held 2 descriptors each until GC).
+    # thread ends, not when the Thread object is collected (pools made and
+    # shut down would hold theirs until GC).
     module FiberLoopLoss
       private
 

@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    # Pool.new's arguments once checked: {.check!} is the only way to make
+    # one, so whoever holds one ({Heddle::Pool.checked}, {Heddle.map}) builds
+    # on it without checking again (each argument is checked once per call).
+    class PoolOptions
+      # @return [Symbol] the worker kind, one of {Workers::KINDS}
+      attr_reader :worker
+      # @return [Integer, nil] workers; nil for the kind's default
+      attr_reader :size
+      # @return [Numeric, nil] seconds per item, nil for no limit
+      attr_reader :item_timeout
+      # @return [Boolean] (:process) fork each worker when first needed
+      attr_reader :lazy
+      # @return [Hash] (:redis) the Redis backend's options
+      attr_reader :remote
+
+      class << self
+        # Checks Pool.new's arguments (also {Heddle.map}'s, before it reads an item).
+        # @param worker [Object]
+        # @param size [Object]
+        # @param handler [Proc, nil] the pool's block
+        # @param item_timeout [Object]
+        # @param lazy [Object]
+        # @param remote [Hash] the keywords left over (worker: :redis's options)
+        # @param block_checked [Boolean] the caller has already asked for a block (Heddle.map)
+        # @return [PoolOptions]
+        # @raise [ArgumentError, TypeError] naming the bad argument
+        def check!(worker, size, handler, item_timeout: nil, lazy: false, remote: {}, block_checked: false) # rubocop:disable Metrics/ParameterLists -- Pool.new's keywords, checked in one place
+          Options.worker!(worker)
+          Options.size!(size)
+          item_timeout = Options.seconds!(:item_timeout, item_timeout)
+          if Options.boolean!(:lazy, lazy) && worker != :process
+            raise ArgumentError, "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
+          end
+
+          if worker == :redis
+            Redis::Backend.validate!(handler, remote)
+          else
+            check_local!(worker, handler, remote, block_checked)
+          end
+          new(worker, size, item_timeout, lazy, remote)
+        end
+
+        private
+
+        # A local worker takes a block and none of the Redis backend's options.
+        def check_local!(worker, handler, remote, block_checked)
+          unless remote.empty?
+            names = remote.keys.map { |k| "#{k}:" }.join(", ")
+            raise ArgumentError, "unknown keyword#{'s' if remote.size > 1}: #{names} (options of worker: :redis only)"
+          end
+
+          Options.block!(handler, "Heddle::Pool.new(worker: #{worker.inspect})") unless block_checked
+        end
+      end
+
+      private_class_method :new
+
+      # @param worker [Symbol]
+      # @param size [Integer, nil]
+      # @param item_timeout [Numeric, nil]
+      # @param lazy [Boolean]
+      # @param remote [Hash]
+      def initialize(worker, size, item_timeout, lazy, remote)
+        @worker = worker
+        @size = size
+        @item_timeout = item_timeout
+        @lazy = lazy
+        @remote = remote.frozen? ? remote : remote.dup.freeze
+        freeze
+      end
+
+      # The options of a one-off pool for `count` items ({Heddle.map}): no
+      # more default workers than items.
+      # @param count [Integer]
+      # @return [PoolOptions] self, or a copy with the size filled in
+      def sized_for(count)
+        return self if @size
+
+        default = Heddle::Pool.default_size(@worker) or return self # :redis: the workers' own count
+        self.class.send(:new, @worker, [default, count].min.clamp(1, nil), @item_timeout, @lazy, @remote)
+      end
+
+      # @return [Hash] the keywords the backend takes besides size, handler and item_timeout
+      def backend_options = @lazy ? { lazy: true } : @remote
+    end
+  end
+end

@@ -3,9 +3,10 @@
 require_relative "lib/heddle-bench/heddle/bench/version"
 require_relative "heddle_gems"
 
-# The benchmark harness behind `heddle bench`: the harness, its suites and
-# reports (lib/heddle-bench/heddle/bench.rb, lib/heddle-bench/heddle/bench/). The peers it measures heddle
-# against are not dependencies: the repository's Gemfile pins them in its
+# lib/heddle-bench/: the harness behind `heddle bench` (its suites and
+# reports) and `heddle soak` (mixed load with every result checked, whose
+# loads use heddle-check). The peers it measures heddle against are not
+# dependencies: the repository's Gemfile pins them in its
 # :peers group, and a row whose peer is missing is reported as skipped. The
 # probe scripts in bench/scripts/ run from a checkout and are not shipped.
 Gem::Specification.new do |spec|

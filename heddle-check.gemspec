@@ -3,8 +3,8 @@
 require_relative "lib/heddle-check/heddle/check/version"
 require_relative "heddle_gems"
 
-# Property-based checks whose runs spread over heddle's workers, with shrinking,
-# and their Minitest and RSpec adapters: lib/heddle-check/heddle/check.rb and lib/heddle-check/heddle/check/.
+# lib/heddle-check/: property-based checks whose runs spread over heddle's
+# workers, with shrinking, and their Minitest and RSpec adapters.
 Gem::Specification.new do |spec|
   spec.name = "heddle-check"
   spec.version = Heddle::Check::VERSION

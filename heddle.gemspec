@@ -3,10 +3,11 @@
 require_relative "lib/heddle/heddle/version"
 require_relative "heddle_gems"
 
-# The runtime: loop, procs, scheduler, promises, workers (the Redis backend's
-# redis-client is loaded on first use, so it is not a dependency), the opt-in
-# Kernel and Concurrently layers, and the `heddle` executable. No runtime
-# dependency; no checks, benchmarks, results or probes (heddle-check, heddle-bench).
+# The runtime, lib/heddle/: loop, procs, scheduler, promises, workers (the
+# Redis backend's redis-client is loaded on first use, so it is not a
+# dependency), the opt-in Kernel and Concurrently layers, and the `heddle`
+# executable. No runtime dependency; the guides but not the check's or the
+# bench's (heddle-check, heddle-bench), no results and no probes.
 Gem::Specification.new do |spec|
   spec.name = "heddle"
   spec.version = Heddle::VERSION

@@ -76,7 +76,7 @@ module FaultCells
     yield pool, log
     assert_equal [0, 2], bounded { pool.map([0, 2]) }.value, "the pool still serves" unless pool.shutdown?
     pool.shutdown(kill: true)
-    Heddle::Workers::ProcessBackend.drain_reaper
+    Heddle::Workers::Processes::Backend.drain_reaper
     assert_nothing_leaked(before)
   ensure
     pool&.shutdown(kill: true)

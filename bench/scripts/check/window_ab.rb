@@ -147,7 +147,7 @@ trials.times do
     g = GC.count
     RUNS[n].call
     res[n] << [(now - t) * 1e3, (cpu - c) * 1e3, faults - f, GC.count - g]
-    Heddle::Workers::ProcessBackend.drain_reaper if worker == :process
+    Heddle::Workers::Processes::Backend.drain_reaper if worker == :process
   end
 end
 med = ->(v) { s = v.sort; format("%.1f [%.1f–%.1f]", s[s.size / 2], s.first, s.last) }

@@ -4,7 +4,7 @@ require "parallel"
 module FS; def self.failure(v) = v > 100 ? raise("#{v} > 100") : nil; end
 SEED = 17_243_810_592_888_013_452_170_775_373_100_387_856
 def minflt = File.read("/proc/self/stat").split[9].to_i
-Heddle::Workers::ProcessChild.prepend(Module.new do
+Heddle::Workers::Processes::Child.prepend(Module.new do
   def run
     @log = ["start #{minflt} gc=#{GC.count}"]
     super

@@ -15,7 +15,7 @@ n.times do
     t = now; c = cpu
     prop = Heddle::Check.property(Heddle::Check.integer) { |x| FS.failure(x) }
     r = Heddle::Check.check(prop, worker: worker, seed: SEED)
-    Heddle::Workers::ProcessBackend.drain_reaper
+    Heddle::Workers::Processes::Backend.drain_reaper
     res[worker] << [now - t, cpu - c]
     # Only the answer is checked: how many shrink steps reach it is the
     # shrinker's business (6 when this probe was written, 5 since), not

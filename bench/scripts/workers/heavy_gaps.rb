@@ -15,7 +15,7 @@ require_relative "../../../lib/heddle-bench/heddle/bench/suites/map" unless defi
 LOG_DIR = Dir.mktmpdir("heddle-gaps")
 now = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
 # Logs each chunk's start and end in the child (a probe, not heddle's code).
-Heddle::Workers::ProcessChild.prepend(Module.new do
+Heddle::Workers::Processes::Child.prepend(Module.new do
   define_method(:serve) do |payload|
     start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     super(payload)

@@ -12,13 +12,13 @@ require_relative "../../../lib/heddle-bench/heddle/bench/suites/map" unless defi
 
 Warning[:experimental] = false
 TIMES = Thread::Queue.new
-TIMING_TOKEN = Heddle::Workers::RactorBackend.open_inbox(TIMES)
+TIMING_TOKEN = Heddle::Workers::Ractors::Backend.open_inbox(TIMES)
 
 # A probe, not heddle's code: the worker's chunk loop, timed (a def, so that
 # a ractor may call it; it reads only constants).
 module Heddle
   module Workers
-    module RactorWorker
+    module Ractors::Worker
       class << self
         alias untimed_run_chunk run_chunk
 
@@ -55,5 +55,5 @@ Integer(ARGV[0] || 3).times do
   puts format("map %<w>.3f s; %<p>s", w: t1 - t0, p: per_worker.join("; "))
 end
 pool.shutdown
-Heddle::Workers::RactorBackend.collector.close(TIMING_TOKEN)
+Heddle::Workers::Ractors::Backend.collector.close(TIMING_TOKEN)
 puts "load #{File.read('/proc/loadavg').split[0, 3].join(' ')}"

@@ -11,7 +11,7 @@
 #   poll      the second thread ends; the first polls `sleep 0.001 while t.alive?`
 #   exit      as poll, the second thread ending by Thread.exit
 #   watcher   heddle's first runner: a third thread waits on a ConditionVariable with a timeout
-#   receiver  heddle's RactorChunkRunner: the second thread only waits in Ractor.receive and
+#   receiver  heddle's Ractors::ChunkRunner: the second thread only waits in Ractor.receive and
 #             never ends; the first pops a Thread::Queue and ends the ractor
 #
 # Measured here (2 shared cores, 20 runs each): 3.3.8: join 9-15 hung, poll 1-3,

@@ -9,21 +9,21 @@ require_relative "workers/worker_loss"
 require_relative "workers/chunk"
 require_relative "workers/backend"
 require_relative "workers/gc_release"
-require_relative "workers/inline/inline_backend"
-require_relative "workers/thread/thread_backend"
-require_relative "workers/fiber/fiber_loop_loss"
-require_relative "workers/fiber/fiber_backend"
+require_relative "workers/inline/backend"
+require_relative "workers/threads/backend"
+require_relative "workers/fibers/loop_loss"
+require_relative "workers/fibers/backend"
 require_relative "workers/wire"
 require_relative "workers/wire_reader"
-require_relative "workers/process/process_child"
-require_relative "workers/process/process_codec"
+require_relative "workers/processes/child"
+require_relative "workers/processes/codec"
 require_relative "workers/lane"
-require_relative "workers/process/process_lane"
-require_relative "workers/process/process_backend"
-require_relative "workers/ractor/ractor_worker"
-require_relative "workers/ractor/ractor_collector"
-require_relative "workers/ractor/ractor_lane"
-require_relative "workers/ractor/ractor_backend"
+require_relative "workers/processes/lane"
+require_relative "workers/processes/backend"
+require_relative "workers/ractors/worker"
+require_relative "workers/ractors/collector"
+require_relative "workers/ractors/lane"
+require_relative "workers/ractors/backend"
 require_relative "workers/pool"
 require_relative "workers/redis" # Heddle.handler; the Redis backend itself loads on first use
 
@@ -58,7 +58,7 @@ module Heddle
       def shutdown_all
         backends = @live_lock.synchronize { @live.select { |_, live| live }.map(&:first) }
         backends.each { |backend| backend.shutdown(kill: true) unless backend.shutdown? }
-        ProcessBackend.drain_reaper # the killed workers, so that none outlives the program
+        Processes::Backend.drain_reaper # the killed workers, so that none outlives the program
       end
 
       # @api private

@@ -52,7 +52,7 @@ class YJITWarmUpTest < Minitest::Test
       end
     end
     assert_equal(yjit? ? 1 : 0, Heddle::Scheduler::BlockingFiber::WARM_UP.runs)
-    assert_equal(yjit? ? 1 : 0, Heddle::Workers::FiberBackend::WARM_UP.runs)
+    assert_equal(yjit? ? 1 : 0, Heddle::Workers::Fibers::Backend::WARM_UP.runs)
   end
 
   def test_the_event_loop_warms_up_once_for_all_threads_loops
@@ -104,7 +104,7 @@ class YJITWarmUpTest < Minitest::Test
 
   def test_a_fiber_pool_warming_call_does_nothing
     # A real run would fail at once here: the allocated backend has no queue.
-    backend = Heddle::Workers::FiberBackend.allocate
+    backend = Heddle::Workers::Fibers::Backend.allocate
     assert_nil backend.__send__(:work, nil)
     assert_empty backend.instance_variables
   end

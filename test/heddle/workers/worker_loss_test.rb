@@ -6,7 +6,7 @@ require "timeout"
 # A worker that ends under an item (the block calls Thread.exit, or the
 # worker's thread is killed) fails that item with a clear error instead of
 # leaving its map or promise waiting for ever; the pool replaces the
-# worker (WorkerLoss, FiberLoopLoss).
+# worker (WorkerLoss, Fibers::LoopLoss).
 class WorkerLossTest < Minitest::Test
   include WorkerCounts
 

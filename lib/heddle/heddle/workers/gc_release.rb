@@ -10,7 +10,7 @@ module Heddle
     # but never run and corrupted the heap on 3.1.2, and deadlocked the VM
     # on 3.3.8. So a finalizer holds only a number. In the main ractor it
     # releases the backend filed under it; elsewhere it mails the number to
-    # the main ractor, whose {RactorCollector} releases it there. (With no
+    # the main ractor, whose {Ractors::Collector} releases it there. (With no
     # ractor pool running, no worker ractor collects garbage, save one a
     # killed pool let go; its mail waits for the next collector.)
     module GCRelease

@@ -15,8 +15,8 @@ module Heddle
   class Pool
     # Worker kinds and the backend class that implements each.
     BACKENDS = {
-      inline: :InlineBackend, fiber: :FiberBackend, thread: :ThreadBackend,
-      process: :ProcessBackend, ractor: :RactorBackend
+      inline: "Inline::Backend", fiber: "Fibers::Backend", thread: "Threads::Backend",
+      process: "Processes::Backend", ractor: "Ractors::Backend"
     }.freeze
 
     # @return [Symbol] the worker kind

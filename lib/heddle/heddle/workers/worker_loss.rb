@@ -10,8 +10,8 @@ module Heddle
     #
     # The item fails (WorkerDiedError, or CancelledError once the pool is
     # shut down), the rest of its chunk goes back to the queue for the other
-    # workers, and the backend replaces the worker (see ThreadBackend,
-    # FiberBackend).
+    # workers, and the backend replaces the worker (see Threads::Backend,
+    # Fibers::Backend).
     module WorkerLoss
       private
 
@@ -39,7 +39,7 @@ module Heddle
       end
 
       # The error an item's rescue reports: the block's own, or, while the
-      # backend unwinds a worker its thread left behind (FiberLoopLoss), the loss.
+      # backend unwinds a worker its thread left behind (Fibers::LoopLoss), the loss.
       def item_error(job, index, error)
         return lost_error(job, index) if @unwinding
 

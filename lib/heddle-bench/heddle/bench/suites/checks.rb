@@ -212,7 +212,7 @@ Heddle::Bench.suite(:checks) do |s|
   # 4 ms or 75 ms (docs/journal/check.md, "Every trial in a process of its own").
   # A check's killed workers are reaped in the background; wait for them
   # (untimed) so that their CPU counts in the trial's children CPU.
-  reaped = ->(_state, _ctx) { Heddle::Workers::ProcessBackend.drain_reaper }
+  reaped = ->(_state, _ctx) { Heddle::Workers::Processes::Backend.drain_reaper }
   # The seed measured each check after benchmark-ips's 2-second warm-up, so
   # every row (heddle's and Pbt's alike) runs untimed checks first: 30 of the
   # short ones, fewer of the long ones. Under YJIT a method is compiled after

@@ -152,7 +152,7 @@ Heddle::Bench.suite(:map) do |s|
           run.call(items, Heddle.map(items, worker: worker, size: suite::WORKERS, &suite.method(meth)))
         end
         # Heddle.map kills its workers and reaps them in the background: wait (untimed) so their CPU counts.
-        r.teardown { |_items, _ctx| Heddle::Workers::ProcessBackend.drain_reaper }
+        r.teardown { |_items, _ctx| Heddle::Workers::Processes::Backend.drain_reaper }
       end
     end
 

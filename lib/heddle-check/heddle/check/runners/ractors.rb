@@ -35,7 +35,7 @@ module Heddle
         # ractor costs, so a cheap property keeps its workers.
         RETIRE_AFTER = 0.0005
         # Name of the thread with which a Heddle ractor pool receives its
-        # workers' messages (Heddle::Workers::RactorCollector).
+        # workers' messages (Heddle::Workers::Ractors::Collector).
         COLLECTOR = "heddle-ractor-collector"
         @warned = nil
         @busy = false
@@ -176,14 +176,14 @@ module Heddle
 
         # A chunk's result with its failure's error as plain data: copied as
         # it is, a NameError cannot leave the ractor and any error loses its
-        # backtrace (Heddle::Workers::RactorException).
+        # backtrace (Heddle::Workers::Ractors::ErrorCopy).
         # @param result [Array((Integer, Exception), Object)] [failure or nil, seconds per run]
         # @return [Array]
         def self.portable(result)
           failure, per_run = result
           return result unless failure
 
-          [[failure[0], Heddle::Workers::RactorException.pack(failure[1])], per_run]
+          [[failure[0], Heddle::Workers::Ractors::ErrorCopy.pack(failure[1])], per_run]
         end
 
         private
@@ -281,7 +281,7 @@ module Heddle
 
         # @return [(Integer, Exception), nil] the failure with its error rebuilt ({.portable})
         def unpack(failure)
-          failure && [failure[0], Heddle::Workers::RactorException.unpack_if_packed(failure[1])]
+          failure && [failure[0], Heddle::Workers::Ractors::ErrorCopy.unpack_if_packed(failure[1])]
         end
 
         # @return [Boolean] whether the result is of a chunk behind a failure (then dropped)

@@ -9,7 +9,7 @@ require "minitest/mock"
 # killed pool's workers are reaped by the reaper thread, never left as
 # zombies; the fault behaviours are the eager pool's.
 class ProcessLazyTest < Minitest::Test
-  Backend = Heddle::Workers::ProcessBackend
+  Backend = Heddle::Workers::Processes::Backend
 
   # A lazy backend whose #map brings the block along, as Heddle::Pool#map does.
   def lazy(size: 2, &handler)

@@ -2,7 +2,7 @@
 
 module Heddle
   module Workers
-    class ProcessBackend < Backend
+    module Processes
       # Reaps killed workers on a thread that runs only while there are some
       # (no thread sleeps forever in a program that used a pool once).
       class Reaper
@@ -58,7 +58,7 @@ module Heddle
 
         def run
           while (pid = next_pid)
-            ProcessBackend.reap(pid)
+            Processes::Backend.reap(pid)
           end
         end
 

@@ -7,7 +7,7 @@ require "minitest/mock"
 # refuses a thread (a lane stopping while the process exits: "can't alloc
 # thread"), it reaps in the caller instead of raising.
 class ReaperTest < Minitest::Test
-  Reaper = Heddle::Workers::ProcessBackend::Reaper
+  Reaper = Heddle::Workers::Processes::Reaper
 
   def test_reaps_on_its_thread
     pid = Process.spawn("true")

@@ -1,0 +1,141 @@
+# frozen_string_literal: true
+
+module Heddle
+  module Workers
+    module Ractors
+      # `size` ractors, started once, each fed by a {Ractors::Lane}. Ractors run
+      # Ruby in parallel without forking, but on Ruby 3.1 they are
+      # experimental: the block must be shareable and everything crossing is
+      # copied. The block is checked when the pool starts, so that a block a
+      # ractor cannot run fails with {NotShareableError}, not deep inside a map.
+      class Backend < Workers::Backend
+        # Seconds shutdown(kill: true) waits for each lane: a cancelled chunk
+        # ends at once unless an item is stuck in C code, which no one can stop.
+        KILL_WAIT = 2.0
+        @warned = nil
+        @collector_lock = Mutex.new
+
+        class << self
+          # @api private
+          # @return [Ractors::Collector] the process's one receiver of worker messages
+          def collector
+            @collector_lock.synchronize do
+              # A forked child inherits the object but not its thread: start anew.
+              @collector = nil unless @collector_pid == Process.pid && @collector&.alive?
+              @collector_pid = Process.pid
+              @collector ||= Ractors::Collector.new
+            end
+          end
+
+          # @api private
+          # @param inbox [Thread::Queue] where a worker's messages go
+          # @return [Integer] the worker's token
+          def open_inbox(inbox)
+            loop do
+              token = collector.open(inbox)
+              return token if token
+            end
+          end
+
+          # @api private
+          # Closes a worker's inbox at the running collector. With none (it
+          # stopped, or Ruby killed its thread at exit) there is nothing to
+          # close, and no collector is started for it: at exit Ruby starts no
+          # threads ("can't alloc thread").
+          # @param token [Integer]
+          # @return [void]
+          def close_inbox(token)
+            current = @collector_lock.synchronize { @collector if @collector_pid == Process.pid && @collector&.alive? }
+            current&.close(token)
+          end
+
+          # @api private
+          # @param handler [Proc]
+          # @return [Proc] the handler made shareable
+          # @raise [NotShareableError] when it cannot be
+          def shareable!(handler)
+            Ractor.make_shareable(handler)
+          rescue ArgumentError, Ractor::Error => e # IsolationError is a Ractor::Error
+            raise NotShareableError,
+                  "the block cannot run in a ractor: #{e.message}. A ractor's block must not " \
+                  "use outer variables holding mutable objects, and its self must be shareable: " \
+                  "write it in a class or module body, as `nil.instance_exec { proc { |x| ... } }`, " \
+                  "or pass `&SomeModule.method(:name)`; or use worker: :process"
+          end
+
+          # @api private
+          # Starts one worker ractor, without Ruby's experimental warning
+          # (heddle gives its own, once).
+          def start_ractor(token, handler)
+            warn_once
+            experimental = Warning[:experimental]
+            Warning[:experimental] = false
+            Ractor.new(token, handler, name: "heddle-worker-#{token}") { |id, h| Ractors::Worker.run(id, h) }
+          ensure
+            Warning[:experimental] = experimental
+          end
+
+          private
+
+          def warn_once
+            return if @warned == Process.pid
+
+            @warned = Process.pid
+            warn "heddle: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
+                 "can crash the whole process (File IO in ractors has crashed 3.1.2). Prefer worker: :process for " \
+                 "production.", category: :experimental
+          end
+        end
+
+        # As {Backend#map}, and however the wait ends (the map's timeout, its
+        # first error, the caller's Interrupt), the map's chunks still running
+        # in ractors are stopped: a ractor would otherwise run them to their end.
+        # @param items [Array]
+        # @param handler [#call] the pool's block (the lanes run their shareable copy)
+        # @param timeout [Numeric, nil] seconds for the whole map
+        # @param fail_fast [Boolean]
+        # @return [Array] results in input order
+        def map(items, handler, timeout: nil, fail_fast: true)
+          job = Job.new(items, handler, fail_fast: fail_fast)
+          dispatch(job, timeout)
+          begin
+            job.cancel(map_timeout(job, timeout)) unless job.wait(timeout)
+          rescue Exception => e # rubocop:disable Lint/RescueException -- Interrupt above all: the job is left
+            job.cancel(CancelledError.new("the map was interrupted by #{e.class}"))
+            raise
+          ensure
+            stop_chunks(job)
+          end
+          job.value!
+        end
+
+        private
+
+        def start
+          handler = Ractors::Backend.shareable!(@handler)
+          @queue = Thread::Queue.new
+          @lanes = Array.new(@size) { Ractors::Lane.new(self, @queue, handler, @item_timeout) }
+        end
+
+        # The chunks of a job that ended short of its last result (a timeout,
+        # an error, an interrupted wait) that ractors still run.
+        def stop_chunks(job)
+          return if job.completed_count == job.items.size
+
+          @lanes.each { |lane| lane.cancel(job) }
+        end
+
+        # With kill, the chunks in the ractors are stopped too and each lane is
+        # awaited for a bounded time (KILL_WAIT).
+        def stop(kill:)
+          @queue.close
+          return @lanes.each(&:join) unless kill
+
+          cancel_queued
+          @lanes.each(&:cancel)
+          @lanes.each { |lane| lane.join(KILL_WAIT) }
+        end
+      end
+    end
+  end
+end

@@ -31,6 +31,21 @@ class GemsTest < Minitest::Test
       end
     end
 
+    # A GEM_HOME holding only these gems, installed from the built .gem files
+    # once for the class (several tests use the same set).
+    # @param gems [Array<String>]
+    # @return [String]
+    def installed(gems)
+      @installed ||= {}
+      @installed[gems] ||= File.join(built, "home-#{gems.join('+')}").tap do |home|
+        files = gems.map { |name| File.join(built, "#{name}.gem") }
+        command = [Gem.ruby, "-S", "gem", "install", "--local", "--ignore-dependencies", "--no-document",
+                   "--install-dir", home, "--bindir", File.join(home, "bin"), *files]
+        output, status = Open3.capture2e(PLAIN_ENV, *command)
+        raise "gem install #{gems.join(' ')} failed:\n#{output}" unless status.success?
+      end
+    end
+
     private
 
     def build(name, dir)
@@ -152,17 +167,7 @@ class GemsTest < Minitest::Test
     end
   end
 
-  # A GEM_HOME holding only these gems, installed from the built .gem files.
-  def gem_home(gems)
-    @gem_homes ||= {}
-    @gem_homes[gems] ||= File.join(self.class.built, "home-#{gems.join('+')}").tap do |home|
-      files = gems.map { |name| File.join(self.class.built, "#{name}.gem") }
-      command = [Gem.ruby, "-S", "gem", "install", "--local", "--ignore-dependencies", "--no-document",
-                 "--install-dir", home, "--bindir", File.join(home, "bin"), *files]
-      output, status = Open3.capture2e(PLAIN_ENV, *command)
-      raise "gem install #{gems.join(' ')} failed:\n#{output}" unless status.success?
-    end
-  end
+  def gem_home(gems) = self.class.installed(gems)
 
   def installed_env(gems) = PLAIN_ENV.merge("GEM_HOME" => gem_home(gems), "GEM_PATH" => gem_home(gems))
 

@@ -85,7 +85,7 @@ module Heddle
         # @param options [Hash] visibility_timeout:, ttl:, reconnect_timeout: (seconds, see {DEFAULTS})
         # @raise [ConnectionLostError] when Redis cannot be reached
         def initialize(size:, handler:, url:, item_timeout: nil, **options)
-          # No check here: Heddle::Pool builds it from options .validate! has passed (Workers::PoolOptions).
+          # No check here: Heddle::Pool builds it from options Workers::PoolOptions.check! has passed.
           settings = DEFAULTS.merge(options)
           @handler_name = handler.to_sym
           @url = url

@@ -76,18 +76,46 @@ class BenchFindingsTest < Minitest::Test
     assert_equal "loses", line.css
   end
 
-  def test_the_backend_table_marks_the_fastest_of_each_column_and_the_others_times
+  def test_the_backend_table_stars_a_backend_that_beats_every_other_beyond_noise
     table = findings.backend_table
 
     assert_equal(%w[trivial CPU-heavy], table.columns.map(&:job))
     assert_equal %w[inline thread process], table.backends
     trivial, heavy = table.columns
 
-    assert_equal "inline", trivial.fastest
-    assert_equal "210.00 µs ★", table.cell(trivial, "inline")
-    assert_equal "42.00 ms (200.0×)", table.cell(trivial, "process")
-    assert_equal "process", heavy.fastest
+    assert_equal "inline", trivial.winner
+    assert_equal "0.210 ms ★", table.cell(trivial, "inline")
+    assert_equal "42.0 ms (200.0×)", table.cell(trivial, "process")
+    assert_equal "★ process", heavy.verdict
     assert_equal "failed", table.cell(heavy, "thread")
+  end
+
+  # fiber's trials overlap thread's, both beat inline: a tie, and the others' (n×) against the faster tied one.
+  def test_overlapping_ranges_make_a_tie_naming_the_tied_backends_and_plain_ruby_is_only_for_scale
+    table = tie_table
+    column = table.columns.first
+
+    assert_nil column.winner
+    assert_equal %w[fiber thread], column.tied
+    assert_equal "tie: fiber, thread", column.verdict
+    cells = %w[fiber thread inline].map { |b| table.cell(column, b) }
+
+    assert_equal ["9.00 ms (tie)", "10.0 ms (tie)", "40.0 ms (4.4×)"], cells
+    assert_equal "5.00 ms (0.56×)", table.scale_cell(column)
+    assert_equal(%w[tie tie behind], %w[fiber thread inline].map { |b| table.css(column, b) })
+  end
+
+  def tie_table
+    rows = { "job: plain map" => ["ruby", "j", [0.004, 0.005, 0.006]],
+             "job: heddle inline" => ["heddle", "j", [0.039, 0.04, 0.041]],
+             "job: heddle fiber" => ["heddle", "j", [0.008, 0.009, 0.0105]],
+             "job: heddle thread" => ["heddle", "j", [0.0095, 0.01, 0.011]] }
+    present = BenchResultsFactory.present(rows.transform_values(&:first)) do |s|
+      s.backends "trivial", title: "a job", source: "the test", scale: "job: plain map",
+                            rows: %w[inline fiber thread].to_h { |w| [w, "job: heddle #{w}"] }
+    end
+    results = BenchResultsFactory.build("s" => { kind: "duration", rows: rows, present: present })
+    Heddle::Bench::Findings.new(results).backend_table
   end
 
   def test_rows_no_declared_group_holds_are_drawn_in_other_rows

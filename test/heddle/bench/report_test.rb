@@ -63,7 +63,8 @@ class BenchReportTest < Minitest::Test
       refute_match(%r{Reproduces (<code></code>|``)?\.}, page)
     end
     assert_includes html, %(<li class="wins"><b><a href="#group-jobs-trivial">Trivial items over 2 processes</a></b>)
-    assert_match(/^\| inline \| 210\.00 µs ★ \| 0\.7000 s \(1\.8×\) \|$/, markdown)
+    assert_match(/^\| inline \| 0\.210 ms ★ \| 700 ms \(1\.8×\) \|$/, markdown)
+    assert_match(/^\| \*\*verdict\*\* \| \*\*★ inline\*\* \| \*\*★ process\*\* \|$/, markdown)
   end
 
   def test_skipped_peers_say_how_to_install_them

@@ -54,10 +54,16 @@ module Heddle
         table = @findings.backend_table
         return nil if table.empty?
 
-        head = "| backend | #{table.columns.map { |c| "#{c.job}: #{c.source}" }.join(' | ')} |"
+        ["#{'#' * level} Which backend for which job", "", "| backend | #{table.columns.map(&:title).join(' | ')} |",
+         "|---|#{'---:|' * table.columns.size}", *backend_rows(table), "", table.legend, "", table.sources, ""]
+          .join("\n")
+      end
+
+      def backend_rows(table)
         rows = table.backends.map { |b| "| #{b} | #{table.columns.map { |c| table.cell(c, b) }.join(' | ')} |" }
-        ["#{'#' * level} Which backend for which job", "", head, "|---|#{'---:|' * table.columns.size}", *rows, "",
-         table.legend, ""].join("\n")
+        rows << "| #{BackendTable::SCALE} | #{table.columns.map { |c| table.scale_cell(c) }.join(' | ')} |" if
+          table.scale?
+        rows << "| **verdict** | #{table.columns.map { |c| "**#{c.verdict}**" }.join(' | ')} |"
       end
     end
   end

@@ -19,10 +19,25 @@ module Heddle
         end
       end
 
+      # Units of seconds, largest first, with their size in seconds.
+      SECOND_UNITS = { "s" => 1.0, "ms" => 1e-3, "µs" => 1e-6 }.freeze
+
+      # The one unit for a column of seconds: the smallest in which its largest
+      # value stays under 1,000 (so 0.5 s beside 176 µs reads "500 ms" and "0.176 ms").
+      #
+      # @param values [Array<Numeric, nil>] seconds
+      # @return [String] "s", "ms" or "µs"
+      def seconds_unit(values)
+        top = values.compact.map(&:abs).max.to_f
+        SECOND_UNITS.reverse_each.find { |_, size| top < size * 1000 }&.first || "s"
+      end
+
       # @param value [Numeric, nil] seconds
-      # @return [String] e.g. "0.8512 s", "12.3 µs"
-      def seconds(value)
+      # @param unit [String, nil] one of {SECOND_UNITS} (a column's, see {.seconds_unit}); nil: the value's own
+      # @return [String] e.g. "0.8512 s", "12.3 µs"; in a unit, three significant digits: "0.176 ms", "1.75 s"
+      def seconds(value, unit: nil)
         return "–" if value.nil?
+        return in_unit(value, unit) if unit
 
         abs = value.abs
         if abs >= 0.1 || abs.zero? then format("%.4f s", value)
@@ -30,6 +45,16 @@ module Heddle
         else
           format("%.2f µs", value * 1e6)
         end
+      end
+
+      # @param value [Numeric] seconds @param unit [String] one of {SECOND_UNITS}
+      # @return [String] three significant digits or more in that unit: "0.176 ms", "41.4 ms", "0.0414 s"
+      def in_unit(value, unit)
+        scaled = value / SECOND_UNITS.fetch(unit)
+        return "0 #{unit}" if scaled.zero?
+
+        digits = (2 - Math.log10(scaled.abs).floor).clamp(0, 6)
+        format("%.#{digits}f %s", scaled, unit)
       end
 
       # @param value [Numeric] seconds, for an axis tick
@@ -44,16 +69,19 @@ module Heddle
 
       # @param value [Numeric, nil] the measured value of a row
       # @param rate [Boolean]
+      # @param unit [String, nil] for seconds, the column's unit ({.seconds_unit})
       # @return [String]
-      def value(value, rate:) = rate ? rate(value) : seconds(value)
+      def value(value, rate:, unit: nil) = rate ? rate(value) : seconds(value, unit: unit)
 
       # @param stats [Stats]
       # @param rate [Boolean]
+      # @param unit [String, nil] for seconds, the column's unit ({.seconds_unit})
       # @return [String] "median [min–max]"
-      def spread(stats, rate:)
+      def spread(stats, rate:, unit: nil)
         return "–" unless stats.n.positive?
 
-        "#{value(stats.median, rate: rate)} [#{value(stats.min, rate: rate)}–#{value(stats.max, rate: rate)}]"
+        median, min, max = [stats.median, stats.min, stats.max].map { |v| value(v, rate: rate, unit: unit) }
+        "#{median} [#{min}–#{max}]"
       end
 
       # @param stats [Stats]

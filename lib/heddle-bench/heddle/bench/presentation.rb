@@ -79,12 +79,15 @@ module Heddle
 
       # Declares a column of the "which backend for which job" table.
       #
-      # @param job [String] "trivial", "CPU-heavy", "IO-bound" or another job
-      # @param source [String] what was measured, e.g. "map, 1,000 items"
+      # @param job [String] "trivial", "CPU-heavy", "IO-bound" or another job (orders the columns)
+      # @param source [String] how it was measured, e.g. "Heddle.map on a warm pool of 2"
       # @param rows [Hash{Symbol, String => String}] backend (one of {BACKENDS}) => row name
+      # @param title [String, nil] the column's name, the job in a user's words (e.g. "1,000 tiny items");
+      #   default: job
+      # @param scale [String, nil] a plain-Ruby row doing the job (e.g. a `map`), shown for scale, never starred
       # @return [Hash] the declaration
       # @raise [ArgumentError] for an unknown backend or row
-      def backends(job, source:, rows:)
+      def backends(job, source:, rows:, title: nil, scale: nil)
         cells = rows.to_h do |backend, row|
           unless BACKENDS.include?(backend.to_s)
             raise ArgumentError, "backends #{job.inspect}: unknown backend #{backend.inspect}; valid: " \
@@ -93,7 +96,8 @@ module Heddle
 
           [backend.to_s, select_rows(row, "backends #{job.inspect} #{backend}:").first]
         end
-        declared = { "job" => job.to_s, "source" => source.to_s, "rows" => cells }
+        declared = { "job" => job.to_s, "title" => (title || job).to_s, "source" => source.to_s, "rows" => cells,
+                     "scale" => scale && select_rows(scale, "backends #{job.inspect} scale:").first }
         backend_columns << declared
         declared
       end
@@ -138,11 +142,16 @@ module Heddle
       def presentation
         kept = rows.map(&:name)
         { "groups" => groups.map { |g| kept_group(g, kept) }, "answers" => answers.map { |a| kept_answer(a, kept) },
-          "backends" => backend_columns.map { |c| c.merge("rows" => c["rows"].select { |_, n| kept.include?(n) }) },
+          "backends" => backend_columns.map { |c| kept_column(c, kept) },
           "references" => references.select { |r| kept.include?(r["row"]) } }
       end
 
       private
+
+      def kept_column(column, kept)
+        column.merge("rows" => column["rows"].select { |_, n| kept.include?(n) },
+                     "scale" => kept.include?(column["scale"]) ? column["scale"] : nil)
+      end
 
       def kept_answer(answer, kept) = answer.merge("heddle" => answer["heddle"] && (answer["heddle"] & kept))
 

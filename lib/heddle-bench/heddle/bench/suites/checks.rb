@@ -280,8 +280,11 @@ Heddle::Bench.suite(:checks) do |s|
     end
     s.group name, rows: /\A#{name}: /, pairs: pairs
   end
-  { "trivial" => "simple", "CPU-heavy" => "cpu_bound", "IO-bound" => "io_bound" }.each do |job, name|
-    s.backends job, source: "checks, #{name}", rows: heddle_workers.to_h { |w| [w, "#{name}: heddle #{w}"] }
+  { "trivial" => ["simple", "100 tiny property cases", "Heddle::Check, x + 1"],
+    "CPU-heavy" => ["cpu_bound", "100 CPU-heavy property cases", "Heddle::Check, tarai(9, 4, 0)"],
+    "IO-bound" => ["io_bound", "waiting on IO", "Heddle::Check, 100 cases each reading a 92 KB file"] }
+    .each do |job, (name, title, source)|
+    s.backends job, title: title, source: source, rows: heddle_workers.to_h { |w| [w, "#{name}: heddle #{w}"] }
   end
   s.answer "Property checks: heddle inline and ractor vs Pbt's worker: :none and :ractor",
            heddle: cases.keys.map { |name| "#{name}: heddle inline" }, target: 1

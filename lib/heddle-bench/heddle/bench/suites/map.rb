@@ -193,10 +193,9 @@ Heddle::Bench.suite(:map) do |s|
                    pairs: peers.to_h { |heddle, peer| ["#{label}: #{heddle}", "#{label}: #{peer}"] },
                    note: "Each heddle backend against Parallel with the same 2 workers; inline and fiber pools " \
                          "have no Parallel counterpart. Floor: the plain map in this process."
-    s.backends job == :trivial ? "trivial" : "CPU-heavy", source: "map, #{label[/\A[\d,]+/]} items",
-                                                          rows: Heddle::Bench::Presentation::BACKENDS.to_h { |w|
-                                                            [w, "#{label}: heddle #{w} pool, warm"]
-                                                          }
+    s.backends job == :trivial ? "trivial" : "CPU-heavy",
+               title: label.sub("trivial", "tiny"), source: "a map on a warm pool", scale: "#{label}: plain map",
+               rows: Heddle::Bench::Presentation::BACKENDS.to_h { |w| [w, "#{label}: heddle #{w} pool, warm"] }
   end
   s.answer "1,000 trivial items over 2 processes", group: "1,000 trivial items",
                                                    heddle: "1,000 trivial items: heddle process pool, warm", target: 5

@@ -538,7 +538,7 @@ Heddle::Bench.suite(:messages) do |s|
     s.group "#{mode}: #{what}", rows: /, #{mode}, \d+ workers\z/, pairs: pairs.to_h,
                                 note: "Lines over the worker count; heddle's solid, the seed's dashed."
   end
-  s.backends "trivial", source: "messages, 10 workers, lockstep",
+  s.backends "trivial", title: "tiny messages to 10 workers", source: "a pool, one reply awaited at a time",
                         rows: %w[fiber thread process].to_h { |w| [w, "heddle #{w} pool, lockstep, 10 workers"] }
   s.answer "Messages over pipes, fibers: heddle vs the seed's plain fibers",
            group: "lockstep: the master waits for each reply", heddle: /\Aheddle fibers over pipes, lockstep/,

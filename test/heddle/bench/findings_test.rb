@@ -26,7 +26,7 @@ class BenchFindingsTest < Minitest::Test
 
     assert_nil inline.peer
     assert_equal "floor only", inline.outcome
-    assert_match(/slower than the floor/, inline.to_s)
+    assert_match(/slower than the baseline/, inline.to_s)
     refute(findings.verdicts.any? { |v| v.row.suite_name == "jobs" && v.outcome == "loses" })
   end
 
@@ -37,7 +37,7 @@ class BenchFindingsTest < Minitest::Test
     assert_predicate groups.first, :whole_suite?
     assert_equal "Concurrently call", verdict("heddle call").peer.name
     assert_equal "best peer", findings.peer_note(findings.summaries.find { |s| s.name == "Concurrently call" })
-    assert_equal "floor", findings.peer_note(findings.summaries.find { |s| s.name == "heavy: plain map" })
+    assert_equal "baseline", findings.peer_note(findings.summaries.find { |s| s.name == "heavy: plain map" })
   end
 
   def test_answers_name_the_peer_the_ratio_the_floor_and_the_target
@@ -45,7 +45,7 @@ class BenchFindingsTest < Minitest::Test
 
     assert_equal "wins", line.css
     assert_match(/\Aheddle process 7\.\d\d× faster than Parallel processes; /, line.text)
-    assert_match(/; \d+\.\d\d× slower than plain map \(the floor\) · target ≥ 5×: met\z/, line.text)
+    assert_match(/; \d+\.\d\d× slower than plain map \(the baseline\) · target ≥ 5×: met\z/, line.text)
     assert_equal "group-jobs-trivial", line.anchor
   end
 
@@ -72,8 +72,27 @@ class BenchFindingsTest < Minitest::Test
 
     assert_equal 3, line.items.size
     assert_match(/\Aheddle 0\.\d\d–3\.29× the speed of their peers /, line.text)
-    assert_match(/ \(3 rows: 1 faster, 1 slower, 1 within noise\) · target ≥ 2×: met on 1 of 3\z/, line.text)
-    assert_equal "loses", line.css
+    assert_match(/ \(3 rows: 1 faster, 1 slower, 1 tied\) · target ≥ 2×: met on 1 of 3\z/, line.text)
+    assert_equal "missed", line.css
+  end
+
+  # One colour rule: a line is green only when it beats its peer and meets its target; a miss is red.
+  def test_a_win_that_misses_its_target_is_red_not_green
+    data = BenchReportFixture.results.data
+    data["suites"]["jobs"]["answers"].first["target"] = 100
+    line = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).answers.first
+
+    assert_match(/7\.88× faster than Parallel processes; .* target ≥ 100×: missed\z/, line.text)
+    assert_equal "missed", line.css
+    assert_equal "wins", answer("Trivial items over 2 processes").css
+  end
+
+  def test_a_tie_says_tie_with_the_range_its_trials_allow_and_a_beaten_baseline_says_why
+    findings = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(faster_heavy_process))
+
+    assert_equal "heddle process 5.09× faster than Parallel processes; 5.79× faster than plain map: beyond noise, " \
+                 "so the baseline is no floor for this job", findings.answers.find { |a| a.question == "Heavy" }.text
+    assert_equal "tie (range 0.82–1.00×)", findings.verdicts.find { |v| v.row.name == "heddle 1" }.to_s
   end
 
   def test_the_backend_table_stars_a_backend_that_beats_every_other_beyond_noise
@@ -103,6 +122,15 @@ class BenchFindingsTest < Minitest::Test
     assert_equal ["9.00 ms (tie)", "10.0 ms (tie)", "40.0 ms (4.4×)"], cells
     assert_equal "5.00 ms (0.56×)", table.scale_cell(column)
     assert_equal(%w[tie tie behind], %w[fiber thread inline].map { |b| table.css(column, b) })
+  end
+
+  # heddle process at 0.3× its time on heavy items: beyond plain map's range; an answer about it.
+  def faster_heavy_process
+    data = BenchReportFixture.results.data
+    data["records"].each { |r| r["value"] *= 0.3 if r["row"] == "heavy: heddle process" && r["value"] }
+    data["suites"]["jobs"]["answers"] << { "question" => "Heavy", "groups" => ["heavy"], "heddle" => nil,
+                                           "against" => "peer", "peer" => nil, "target" => nil }
+    data
   end
 
   def tie_table

@@ -47,7 +47,7 @@ class BenchReportTest < Minitest::Test
     refute_includes heavy, "log scale" # 0.37 s to 0.71 s
     assert_includes trivial, %(<g class="reference">)
     assert_includes trivial, "the seed&#39;s figure: 0.5000 s (the seed&#39;s machine)"
-    assert_includes trivial, "plain map (floor)"
+    assert_includes trivial, "plain map (baseline)"
   end
 
   def test_the_first_screen_comes_first_and_a_suite_without_a_seed_says_so
@@ -103,7 +103,7 @@ class BenchReportTest < Minitest::Test
                  markdown)
     assert_match(/\| workers \| workers \| heddle 4 \| parallel 4 \(parallel\) \| 0.77 \| – \| loses: 1.29× slower \|/,
                  markdown)
-    assert_match(/\| workers \| workers \| heddle 1 \| parallel 1 \(parallel\) \| .* within noise/, markdown)
+    assert_match(/\| heddle 1 \| parallel 1 \(parallel\) \| .* tie \(range 0\.82–1\.00×\)/, markdown)
     assert_includes markdown, "```ruby\ncode of proc.call\n```"
     assert_match(%r{\| broken \| heddle \| – \|.*\| 2/2: Boom: failed \|}, markdown)
   end

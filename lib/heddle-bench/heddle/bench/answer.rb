@@ -24,7 +24,7 @@ module Heddle
       end
 
       # How {#text} counts the outcomes of several rows.
-      OUTCOME_WORDS = { "wins" => "faster", "loses" => "slower", "within noise" => "within noise" }.freeze
+      OUTCOME_WORDS = { "wins" => "faster", "loses" => "slower", "within noise" => "tied" }.freeze
 
       attr_reader :question, :items
 
@@ -55,14 +55,18 @@ module Heddle
       # @return [String, nil] the HTML id of the chart of its first row
       def anchor = items.first&.group&.anchor
 
-      # @return [String] "wins", "loses" or "noise" against peers; "met"/"missed" against another row with
-      #   a target; "neutral" otherwise
+      # The line's colour, one rule for the first screen: green ("wins", "met") only when every row beats its
+      # peer beyond noise or meets its target; red ("loses", "missed") when one is slower beyond noise or
+      # misses its target; grey ("noise", "neutral") for ties and lines with nothing to judge.
+      #
+      # @return [String] "missed" when a target is missed; against peers "wins", "loses" or "noise"; against
+      #   another row with targets "met"; "neutral" otherwise
       def css
         return "neutral" if items.empty?
+        return "missed" if missed?
         return peer_css if items.first.against_peer
-        return "neutral" unless items.any?(&:target)
 
-        items.all?(&:met?) ? "met" : "missed"
+        items.any?(&:target) ? "met" : "neutral"
       end
 
       # @return [String] the line after the question
@@ -73,6 +77,8 @@ module Heddle
       end
 
       private
+
+      def missed? = items.any? { |i| i.target && !i.met? }
 
       def peer_css
         outcomes = items.map(&:outcome)
@@ -111,20 +117,21 @@ module Heddle
 
       def single
         item = items.first
-        line = "#{item.group.short_name(item.row)} #{Format.ratio_than(item.ratio, other_name)}"
-        line += " (within noise)" if item.outcome == "within noise"
+        line = "#{item.group.short_name(item.row)} #{against_other(item)}"
         floor = item.against_peer && item.group.floor_for(item.row)
-        if floor
-          "#{line}; #{Format.ratio_than(item.row.speed / floor.speed, item.group.short_name(floor))} " \
-            "(the floor)"
-        else
-          line
-        end
+        floor ? "#{line}; #{Verdict.baseline_note(item.row, floor, item.group.short_name(floor))}" : line
+      end
+
+      # "1.25× faster than X", or "ties with X (range 0.91–1.40×)" when the trials overlap.
+      def against_other(item)
+        return Format.ratio_than(item.ratio, other_name) unless item.outcome == "within noise"
+
+        Verdict.tie(item.row, item.other).sub("tie", "ties with #{other_name}")
       end
 
       def several = "heddle #{range} #{other_name} (#{tally})"
 
-      # "all 19 rows faster", or "4 rows: 2 faster, 2 within noise".
+      # "all 19 rows faster", or "4 rows: 2 faster, 2 tied" (tied: the trials' ranges overlap).
       def tally
         counts = items.map { |i| OUTCOME_WORDS.fetch(i.outcome, "unsure") }.tally
         return "all #{items.size} rows #{counts.keys.first}" if counts.size == 1
@@ -152,7 +159,7 @@ module Heddle
         libraries.size == 1 ? @findings.library_name(libraries.first) : "their peers"
       end
 
-      def floor_word(row) = items.first.group.floor?(row) ? " (the floor)" : ""
+      def floor_word(row) = items.first.group.floor?(row) ? " (the baseline)" : ""
 
       def target_note
         targets = items.filter_map(&:target).uniq

@@ -20,9 +20,10 @@ module Heddle
       HEDDLE = "#1f6fb2"
       RUBY = "#9aa3ab"
       # Fixed colours for the peers the suites use; others take one from PALETTE by name.
-      LIBRARY_COLORS = { "concurrently" => "#e6862e", "async" => "#6a9f3a", "parallel" => "#9b59b6",
-                         "pbt" => "#c0392b", "concurrent-ruby" => "#16a085", "thread" => "#8e6e53" }.freeze
-      PALETTE = %w[#d4ac0d #7f8c8d #e377c2 #17becf #bcbd22 #393b79].freeze
+      # None is green or red: those mean "beats" and "misses" on the first screen ({HtmlFirstScreen::LEGEND}).
+      LIBRARY_COLORS = { "concurrently" => "#e6862e", "async" => "#d4ac0d", "parallel" => "#9b59b6",
+                         "pbt" => "#e377c2", "concurrent-ruby" => "#17becf", "thread" => "#8e6e53" }.freeze
+      PALETTE = %w[#393b79 #7f8c8d #8c564b #5b8db8 #b5a642 #6b4c9a].freeze
       FAILED = "#b42318"
 
       # @param group [Group] the rows to draw

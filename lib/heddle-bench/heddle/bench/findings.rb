@@ -62,9 +62,10 @@ module Heddle
       # The "vs peer" column of the tables, before any escaping.
       #
       # @param row [RowSummary]
-      # @return [String] "1.20× faster than async sleep 0", "floor", "best peer" or "–"
+      # @return [String] "1.20× faster than async sleep 0", "tie with async sleep 0 (range 0.9–1.3×)",
+      #   "baseline", "best peer" or "–"
       def peer_note(row)
-        return "floor" if groups.any? { |g| g.rows.include?(row) && g.floor?(row) }
+        return "baseline" if groups.any? { |g| g.rows.include?(row) && g.floor?(row) }
 
         verdict = verdict_for(row)
         return verdict_note(verdict) if verdict
@@ -76,11 +77,11 @@ module Heddle
       private
 
       def verdict_note(verdict)
-        if verdict.peer
-          Format.ratio_than(verdict.ratio, verdict.peer.name)
-        else
-          "#{Format.ratio_than(verdict.floor_ratio, verdict.floor.name)} (floor)"
-        end
+        peer = verdict.peer
+        return Verdict.baseline_note(verdict.row, verdict.floor, verdict.floor.name) unless peer
+        return Verdict.tie(verdict.row, peer).sub("tie", "tie with #{peer.name}") if verdict.outcome == "within noise"
+
+        Format.ratio_than(verdict.ratio, peer.name)
       end
 
       def groups_of_suite(suite)

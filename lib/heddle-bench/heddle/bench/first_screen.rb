@@ -9,8 +9,11 @@ module Heddle
     class FirstScreen
       # How to read the answers, under their heading.
       ANSWERS_KEY = "Ratios compare speeds (executions per second, or 1 / seconds) of heddle's row and the row " \
-                    "doing the same job with the same resources, from medians; \"within noise\": the min–max " \
-                    "ranges overlap. A floor is plain Ruby or a machine's limit, shown for scale, not as a rival."
+                    "doing the same job with the same resources, from medians. \"tie (range a–b×)\": the min–max " \
+                    "ranges of the trials overlap, so the run cannot tell them apart; a–b× is the lowest to the " \
+                    "highest ratio the trials allow. The baseline is plain Ruby or a bare primitive doing the job " \
+                    "(a `map`, a Thread::Queue), shown for scale, not as a rival; a baseline heddle beats beyond " \
+                    "noise is no floor for that job."
 
       # @param findings [Findings]
       def initialize(findings)

@@ -12,8 +12,19 @@ module Heddle
         @findings = findings
       end
 
+      # The one colour rule of the first screen (answers, backend table, verdicts).
+      LEGEND = [["good", "beats its peer (or every other backend) beyond noise, or meets its target"],
+                ["bad", "slower than its peer beyond noise, or misses its target"],
+                ["even", "a tie (the trials' ranges overlap), or nothing to judge"]].freeze
+
       # @return [String] HTML sections
-      def render = [answers, backends].join("\n")
+      def render = [legend, answers, backends, key].join("\n")
+
+      # @return [String] the colour rule, one line
+      def legend
+        items = LEGEND.map { |css, words| %(<span><i class="#{css}"></i>#{esc(words)}</span>) }
+        %(<p class="legend" id="legend">Colours: #{items.join}</p>)
+      end
 
       private
 
@@ -24,8 +35,7 @@ module Heddle
         end
         return "" if items.empty?
 
-        %(<section id="answers"><h2>Answers</h2><ul class="answers">#{items.join}</ul>) +
-          %(<p class="key">#{esc(FirstScreen::ANSWERS_KEY)}</p></section>)
+        %(<section id="answers"><h2>Answers</h2><ul class="answers">#{items.join}</ul></section>)
       end
 
       def backends
@@ -40,10 +50,13 @@ module Heddle
 <p class="key">#{esc(table.legend)}</p></section>)
       end
 
+      # How to read the answers' ratios, below the first screen's two sections (they must fit in it).
+      def key = %(<p class="key">#{esc(FirstScreen::ANSWERS_KEY)}</p>)
+
       def column_heads(table)
         table.columns.map do |c|
           job = c.anchor ? %(<a href="##{c.anchor}">#{esc(c.title)}</a>) : esc(c.title)
-          "<th>#{job}<br><small>#{esc(c.source)}</small></th>"
+          %(<th title="#{esc(c.source)}">#{job}</th>)
         end
       end
 

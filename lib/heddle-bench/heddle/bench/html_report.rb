@@ -15,14 +15,22 @@ module Heddle
         h1 { font-size: 22px; margin: 0; } h2 { font-size: 18px; margin: 1.2em 0 .4em; } h3 { font-size: 15px; }
         .context, .key { color: #555; font-size: 12px; margin: .2em 0 .6em; }
         ul.answers { list-style: none; padding: 0; margin: 0; }
-        ul.answers li { border-left: 4px solid #bbb; padding: 0 0 0 8px; margin: 2px 0; line-height: 1.3; color: #222; }
+        ul.answers li { border-left: 4px solid #bbb; padding: 0 0 0 8px; margin: 2px 0; line-height: 1.25; color: #222;
+                        font-size: 13px; }
         ul.answers li.wins, ul.answers li.met { border-color: #1a7f37; }
         ul.answers li.loses, ul.answers li.missed { border-color: #b42318; }
+        p.legend { font-size: 12px; margin: .2em 0; } p.legend span { white-space: nowrap; margin-right: 1em; }
+        p.legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; }
+        i.good { background: #1a7f37; } i.bad { background: #b42318; } i.even { background: #bbb; }
         table { border-collapse: collapse; margin: .6em 0; font-size: 13px; }
         th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
-        td.num { text-align: right; font-variant-numeric: tabular-nums; } td.fastest { font-weight: bold; background: #eaf5ea; }
+        td.num { text-align: right; font-variant-numeric: tabular-nums; }
+        table.backends td, table.backends th { padding: 2px 6px; }
+        td.best { font-weight: bold; background: #e3f1e6; color: #1a7f37; } td.tie { background: #eee; }
+        td.scale { color: #666; font-style: italic; } tr.verdict td { font-weight: bold; }
         pre { background: #f5f5f5; padding: 8px; overflow-x: auto; font-size: 12px; }
         .wins { color: #1a7f37; } .loses { color: #b42318; } .noise { color: #666; }
+        td.tie, td.noise { color: #555; }
         .failed { color: #b42318; } svg.chart { display: block; margin: .4em 0 1em; }
         figure { margin: 0; }
       CSS
@@ -140,7 +148,7 @@ module Heddle
 
       def chart_label(group, row)
         name = group.short_name(row)
-        name += " (floor)" if group.floor?(row)
+        name += " (baseline)" if group.floor?(row)
         @variants ? "#{name} [#{row.variant}]" : name
       end
 

@@ -8,11 +8,12 @@ module Heddle
     # of every row. Its class methods are shared with the HTML report.
     class MarkdownReport
       SUMMARY_NOTE = "Each heddle row against the fastest row doing the same job with the same resources (its " \
-                     "comparison group's peer), and beside the group's floor. Ratio = heddle's speed over the " \
-                     "peer's (> 1: heddle is faster), from medians of wall-clock time; CPU ratio = the same from " \
-                     "executions per CPU-second of the process (rate suites). \"within noise\": the min–max " \
-                     "ranges overlap."
-      SUMMARY_HEAD = ["suite", "group", "heddle row", "peer", "ratio", "CPU ratio", "verdict", "vs floor"].freeze
+                     "comparison group's peer), and beside the group's baseline (plain Ruby or a bare primitive " \
+                     "doing the job, for scale). Ratio = heddle's speed over the peer's (> 1: heddle is faster), " \
+                     "from medians of wall-clock time; CPU ratio = the same from executions per CPU-second of the " \
+                     "process (rate suites). \"tie\": the min–max ranges of the trials overlap; the range is the " \
+                     "lowest to the highest ratio the trials allow."
+      SUMMARY_HEAD = ["suite", "group", "heddle row", "peer", "ratio", "CPU ratio", "verdict", "vs baseline"].freeze
       # Gems whose files a peer row requires under another name.
       FEATURE_GEMS = { "concurrent" => "concurrent-ruby" }.freeze
 
@@ -50,7 +51,7 @@ module Heddle
         floor = verdict.floor
         [verdict.row.suite_name, verdict.group.name, label, peer ? "#{peer.name} (#{peer.library})" : "–",
          peer ? format("%.2f", verdict.ratio) : "–", verdict.cpu_ratio ? format("%.2f", verdict.cpu_ratio) : "–",
-         peer ? verdict.to_s : "no peer", floor ? Format.ratio_than(verdict.floor_ratio, floor.name) : "–"]
+         peer ? verdict.to_s : "no peer", floor ? Verdict.baseline_note(verdict.row, floor, floor.name) : "–"]
       end
 
       # @param results [Results]
@@ -149,7 +150,7 @@ module Heddle
 
       def group_line(group)
         floors = group.rows.select { |r| group.floor?(r) }.map(&:name).uniq
-        floor = floors.empty? ? "" : "; floor: #{floors.join(', ')}"
+        floor = floors.empty? ? "" : "; baseline: #{floors.join(', ')}"
         "- #{group.name}: #{group.rows.map(&:name).uniq.size} rows#{floor}#{" — #{group.note}" if group.note}"
       end
 

@@ -290,8 +290,9 @@ Heddle::Bench.suite(:checks) do |s|
            heddle: cases.keys.map { |name| "#{name}: heddle inline" }, target: 1
   s.answer "Property checks: heddle inline and ractor vs Pbt's worker: :none and :ractor",
            heddle: cases.keys.map { |name| "#{name}: heddle ractor" }, target: 1
-  s.answer "A failing check on 2 processes: heddle's pool vs a fork per batch (Pbt 0.4)",
-           group: "failure_simple", heddle: "failure_simple: heddle process, one pool per check", target: 20
+  s.answer "A failing check on 2 processes: heddle's pool vs a fresh fork per batch",
+           group: "failure_simple", heddle: "failure_simple: heddle process, one pool per check", target: 20,
+           peer: "fresh forks per batch (how Pbt 0.4 ran checks on processes)"
 
   # The seed's own figures (benchmark-ips i/s, here as seconds per check).
   { "simple" => [1534.0, 73.709], "cpu_bound" => [7.765, 39.273], "io_bound" => [151.102, 53.841],

@@ -192,7 +192,7 @@ Heddle::Bench.suite(:map) do |s|
     s.group label, rows: /\A#{Regexp.escape(label)}: /, floors: floors,
                    pairs: peers.to_h { |heddle, peer| ["#{label}: #{heddle}", "#{label}: #{peer}"] },
                    note: "Each heddle backend against Parallel with the same 2 workers; inline and fiber pools " \
-                         "have no Parallel counterpart. Floor: the plain map in this process."
+                         "have no Parallel counterpart. Baseline: the plain map in this process."
     s.backends job == :trivial ? "trivial" : "CPU-heavy",
                title: label.sub("trivial", "tiny"), source: "a map on a warm pool", scale: "#{label}: plain map",
                rows: Heddle::Bench::Presentation::BACKENDS.to_h { |w| [w, "#{label}: heddle #{w} pool, warm"] }

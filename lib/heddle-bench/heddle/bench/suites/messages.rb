@@ -540,10 +540,10 @@ Heddle::Bench.suite(:messages) do |s|
   end
   s.backends "trivial", title: "tiny messages to 10 workers", source: "a pool, one reply awaited at a time",
                         rows: %w[fiber thread process].to_h { |w| [w, "heddle #{w} pool, lockstep, 10 workers"] }
-  s.answer "Messages over pipes, fibers: heddle vs the seed's plain fibers",
+  s.answer "Messages over pipes, fibers: heddle vs plain fibers with blocking reads",
            group: "lockstep: the master waits for each reply", heddle: /\Aheddle fibers over pipes, lockstep/,
-           peer: "the seed's plain fibers"
-  s.answer "Messages to a heddle fiber pool vs the seed's plain fibers over pipes",
+           peer: "plain fibers with blocking reads"
+  s.answer "Messages to a heddle fiber pool vs plain fibers over pipes",
            group: "lockstep: the master waits for each reply", heddle: /\Aheddle fiber pool, lockstep/,
-           peer: "the seed's plain fibers"
+           peer: "plain fibers with blocking reads"
 end

@@ -160,23 +160,26 @@ module Heddle
 
       def table(rows)
         head = ["row", "library", "median [min–max]", "stddev", "CPU", "set-up", "vs peer", "failed"]
+        units = TableUnits.of(rows)
         body = rows.map do |row|
-          cells = [label(row), row.library, Format.spread(row.stats, rate: row.rate?), Format.relative(row.stats),
-                   cpu(row), Format.seconds(row.setup_stats.median), @findings.peer_note(row), row.failure_note(200)]
-          "<tr>#{cells.each_with_index.map do |c, i|
+          "<tr>#{table_cells(row, units).each_with_index.map do |c, i|
             "<td#{' class="num"' if [2, 3, 4, 5].include?(i)}>#{esc(c)}</td>"
           end.join}</tr>"
         end
         "<table><tr>#{head.map { |h| "<th>#{h}</th>" }.join}</tr>#{body.join}</table>"
       end
 
-      def cpu(row)
-        return "#{Format.rate(row.cpu_stats.median)}/cpu-s" if row.rate?
-
-        children = row.children_cpu_stats.median
-        text = Format.seconds(row.cpu_stats.median)
-        children&.positive? ? "#{text} (children #{Format.seconds(children)})" : text
+      def table_cells(row, units)
+        [label(row), row.library, Format.spread(row.stats, rate: row.rate?, unit: units[:value]),
+         Format.relative(row.stats), cpu(row, units[:cpu]), setup(row, units[:setup]), @findings.peer_note(row),
+         row.failure_note(200)]
       end
+
+      def cpu(row, unit)
+        row.rate? ? "#{Format.rate(row.cpu_stats.median)}/cpu-s" : TableUnits.cpu_seconds(row, unit)
+      end
+
+      def setup(row, unit) = Format.seconds(row.setup_stats.median, unit: unit)
 
       def code(rows)
         rows.uniq(&:name).reject { |row| row.code.strip.empty? }.map do |row|

@@ -162,22 +162,17 @@ module Heddle
 
       def table(rows)
         cpu_head = rows.first.rate? ? "per CPU-second" : "CPU s (children)"
+        units = TableUnits.of(rows)
         ["| row | library | median [min–max] | stddev | #{cpu_head} | set-up | vs peer | failed |",
-         "|---|---|---|---:|---:|---:|---|---:|", *rows.map { |row| table_row(row) }]
+         "|---|---|---|---:|---:|---:|---|---:|", *rows.map { |row| table_row(row, units) }]
       end
 
-      def table_row(row)
+      def table_row(row, units)
         rate = row.rate?
-        cpu = rate ? Format.rate(row.cpu_stats.median) : cpu_seconds(row)
-        "| #{cell(label(row))} | #{row.library} | #{Format.spread(row.stats, rate: rate)} | " \
-          "#{Format.relative(row.stats)} | #{cpu} | #{Format.seconds(row.setup_stats.median)} | " \
+        cpu = rate ? Format.rate(row.cpu_stats.median) : TableUnits.cpu_seconds(row, units[:cpu])
+        "| #{cell(label(row))} | #{row.library} | #{Format.spread(row.stats, rate: rate, unit: units[:value])} | " \
+          "#{Format.relative(row.stats)} | #{cpu} | #{Format.seconds(row.setup_stats.median, unit: units[:setup])} | " \
           "#{cell(@findings.peer_note(row))} | #{cell(row.failure_note(160))} |"
-      end
-
-      def cpu_seconds(row)
-        children = row.children_cpu_stats.median
-        text = Format.seconds(row.cpu_stats.median)
-        children&.positive? ? "#{text} (#{Format.seconds(children)})" : text
       end
 
       def code_blocks(rows)

@@ -126,6 +126,14 @@ class BenchRunnerTest < Minitest::Test
     assert_equal (1..orders.size).to_a, orders
   end
 
+  # The report's load note names rows measured while the machine had more work than cores.
+  def test_every_record_has_the_load_average_its_trial_started_under
+    loads = results.first.records.map { |r| r["load"] }
+
+    skip "no /proc/loadavg here" unless File.readable?("/proc/loadavg")
+    assert(loads.all? { |l| l.is_a?(Float) && l >= 0 }, loads.inspect)
+  end
+
   def test_json_round_trip_keeps_every_record
     Dir.mktmpdir do |dir|
       results.first.write(dir)

@@ -47,6 +47,9 @@ module Heddle
       # @return [BackendTable]
       def backend_table = @backend_table ||= BackendTable.new(self)
 
+      # @return [LoadNote]
+      def load_note = @load_note ||= LoadNote.new(self)
+
       # @param suite_name [String]
       # @return [Hash{String => Array<Hash>}] row name => the seed's figures for it
       def references(suite_name)

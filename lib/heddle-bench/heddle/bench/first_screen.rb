@@ -38,7 +38,8 @@ module Heddle
       # @param level [Integer] the headings' level
       # @return [String] Markdown
       def render(link: nil, level: 2)
-        [answers(link, level), backends(level)].compact.join("\n")
+        load = @findings.load_note.text
+        [load && "**#{load}**\n", answers(link, level), backends(level)].compact.join("\n")
       end
 
       private

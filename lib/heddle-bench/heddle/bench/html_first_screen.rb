@@ -18,7 +18,7 @@ module Heddle
                 ["even", "a tie (the trials' ranges overlap), or nothing to judge"]].freeze
 
       # @return [String] HTML sections
-      def render = [legend, answers, backends, key].join("\n")
+      def render = [legend, load, answers, backends, key].join("\n")
 
       # @return [String] the colour rule, one line
       def legend
@@ -48,6 +48,11 @@ module Heddle
         %(<section id="backends"><h2>Which backend for which job</h2><table class="backends">\
 <tr><th>backend</th>#{column_heads(table).join}</tr>#{rows.join}</table>\
 <p class="key">#{esc(table.legend)}</p></section>)
+      end
+
+      def load
+        text = @findings.load_note.text
+        text ? %(<p class="load" id="load">#{esc(text)}</p>) : ""
       end
 
       # How to read the answers' ratios, below the first screen's two sections (they must fit in it).

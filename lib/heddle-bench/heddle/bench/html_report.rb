@@ -19,7 +19,7 @@ module Heddle
                         font-size: 13px; }
         ul.answers li.wins, ul.answers li.met { border-color: #1a7f37; }
         ul.answers li.loses, ul.answers li.missed { border-color: #b42318; }
-        p.legend { font-size: 12px; margin: .2em 0; } p.legend span { white-space: nowrap; margin-right: 1em; }
+        p.legend { font-size: 12px; margin: .2em 0; } p.load { font-size: 12px; margin: .3em 0; font-weight: bold; } p.legend span { white-space: nowrap; margin-right: 1em; }
         p.legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; }
         i.good { background: #1a7f37; } i.bad { background: #b42318; } i.even { background: #bbb; }
         table { border-collapse: collapse; margin: .6em 0; font-size: 13px; }

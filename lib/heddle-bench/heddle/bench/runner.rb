@@ -115,6 +115,14 @@ module Heddle
         " (over its #{Progress.format_seconds(suite.budget)} budget: fewer rows, smaller jobs or a larger s.budget)"
       end
 
+      # The trial's record with its place in the run and the 1-minute load
+      # average as it started (the report's load note names rows measured
+      # while the machine had more work than cores).
+      def measure_loaded(run, warm, order)
+        load = Environment.load_average&.first
+        measure(run, warm).merge("order" => order, "load" => load)
+      end
+
       # Ctrl-C, or the deadline passing, stops the run but keeps what was
       # measured: the report is written from the trials done so far and says
       # why it stopped (the plan's rounds keep the trials per row even).
@@ -127,7 +135,7 @@ module Heddle
           break deadline_passed(plan, index) if @deadline && clock - started > @deadline
 
           progress.start(run)
-          records << measure(run, warm).merge("order" => index + 1)
+          records << measure_loaded(run, warm, index + 1)
           progress.finish(run, self.class.describe(records.last))
         end
         records

@@ -84,7 +84,8 @@ module Heddle
         answers = @findings.answers
         return nil if answers.empty?
 
-        ["== answers (#{@findings.primary_variant}) ==", *answers.map { |a| "#{a.question}: #{a.text}" }, ""].join("\n")
+        ["== answers (#{@findings.primary_variant}) ==", @findings.load_note.text,
+         *answers.map { |a| "#{a.question}: #{a.text}" }, ""].compact.join("\n")
       end
     end
   end

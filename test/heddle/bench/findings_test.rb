@@ -124,6 +124,39 @@ class BenchFindingsTest < Minitest::Test
     assert_equal(%w[tie tie behind], %w[fiber thread inline].map { |b| table.css(column, b) })
   end
 
+  # A run without the peer gems: heddle's rows still answer, with their own figure and the baseline.
+  def test_an_answer_whose_peer_was_not_measured_still_gives_heddles_own_figure
+    data = BenchReportFixture.results.data
+    data["records"].reject! { |r| r["library"] == "parallel" }
+    line = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).answers.first
+
+    assert_equal "heddle process 42.00 ms; the row to compare it with was not measured; 381.82× slower than " \
+                 "plain map (the baseline)", line.text
+    assert_equal "neutral", line.css
+  end
+
+  def test_a_column_of_single_trials_is_unsure_not_a_tie
+    data = BenchReportFixture.results.data
+    data["records"].reject! { |r| r["trial"] > 1 }
+    trivial = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).backend_table.columns.first
+
+    assert_nil trivial.winner
+    assert_empty trivial.tied
+    assert_equal "unsure: 1 trial", trivial.verdict
+  end
+
+  # A peer's own failure (a buggy promise the article measured) must not read as heddle breaking.
+  def test_a_peers_failed_row_says_it_is_the_peers_own
+    data = BenchReportFixture.results.data
+    data["records"].each { |r| r.merge!("status" => "failed", "error" => "3 failures") if r["row"] =~ /Parallel thr/ }
+    rows = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).summaries
+    peer = rows.find { |r| r.name == "trivial: Parallel threads" }
+
+    assert_equal "FAILED, Parallel's own row, not heddle's (3/3): 3 failures", peer.seed_result
+    assert_equal "3/3 (Parallel's own row, not heddle's): 3 failures", peer.failure_note(50)
+    assert_match(%r{\AFAILED \(2/2\)}, rows.find { |r| r.name == "heavy: heddle thread" }.seed_result)
+  end
+
   # heddle process at 0.3× its time on heavy items: beyond plain map's range; an answer about it.
   def faster_heavy_process
     data = BenchReportFixture.results.data

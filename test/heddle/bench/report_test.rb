@@ -75,10 +75,13 @@ class BenchReportTest < Minitest::Test
     end
     markdown = Heddle::Bench::MarkdownReport.new(results).render
 
-    assert_includes markdown, "- calls/Concurrently call: skipped: cannot load such file -- concurrently"
-    assert_includes markdown, "Peers not installed: concurrently, concurrent-ruby. In heddle's checkout " \
-                              "`bundle install` installs them (Gemfile group :peers); beside an installed heddle, " \
-                              "`gem install concurrently concurrent-ruby`."
+    line = "Not installed: concurrently (1 row), concurrent-ruby (1 row); those rows were skipped, heddle's own " \
+           "rows ran. Add them: in heddle's checkout `bundle install` (Gemfile group :peers); beside an installed " \
+           "heddle, `gem install concurrently concurrent-ruby`."
+
+    refute_includes markdown, "- calls/Concurrently call: skipped"
+    assert_includes markdown, "## Skipped\n\n- #{line}"
+    assert_operator markdown.index("**#{line}**"), :<, markdown.index("## Answers")
   end
 
   def test_lines_over_a_wide_span_use_a_log_scale_and_dash_the_peers

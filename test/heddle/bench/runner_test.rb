@@ -42,7 +42,7 @@ class BenchRunnerTest < Minitest::Test
     assert_equal(["needs a missing gem"], skipped.map { |s| s["row"] })
     assert_match(/no_such_gem_for_heddle_bench/, skipped.first["reason"])
     assert_empty records_of("needs a missing gem")
-    assert_match(/needs a missing gem: skipped/, results.last)
+    assert_match(/^  Not installed: no_such_gem_for_heddle_bench \(1 row\); those rows were skipped/, results.last)
   end
 
   def test_isolated_rows_run_in_another_process_and_count_its_children

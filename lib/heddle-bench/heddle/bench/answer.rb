@@ -46,6 +46,7 @@ module Heddle
         @findings = findings
         @variant = findings.primary_variant
         @peer_name = parts.map { |_, spec| spec["peer"] }.compact.first
+        @unpaired = []
         @items = parts.flat_map { |suite, spec| items_of(suite, spec) }.uniq { |i| i.row.object_id }
       end
 
@@ -71,7 +72,7 @@ module Heddle
 
       # @return [String] the line after the question
       def text
-        return "not measured in this run" if items.empty?
+        return unpaired_text if items.empty?
 
         [items.size == 1 ? single : several, target_note].compact.join(" · ")
       end
@@ -93,10 +94,10 @@ module Heddle
         groups.flat_map do |group|
           heddle_rows(group, spec).filter_map do |row|
             other = spec["against"] == "peer" ? group.best_peer(row) : against(suite, spec["against"])
-            if other
-              Item.new(row: row, other: other, group: group, target: spec["target"],
-                       against_peer: spec["against"] == "peer")
-            end
+            next unpaired!(row, group) unless other
+
+            Item.new(row: row, other: other, group: group, target: spec["target"],
+                     against_peer: spec["against"] == "peer")
           end
         end
       end
@@ -113,6 +114,23 @@ module Heddle
             s.suite_name == suite["name"] && s.name == name && s.variant == @variant && s.measured?
           end
         end.first
+      end
+
+      # heddle's rows measured whose other side was not (a peer not installed): their own figures, still.
+      def unpaired!(row, group)
+        @unpaired << [row, group] unless @unpaired.any? { |r, _| r.equal?(row) }
+        nil
+      end
+
+      def unpaired_text
+        return "not measured in this run" if @unpaired.empty?
+        return "#{@unpaired.size} heddle rows measured; the rows to compare them with were not" if @unpaired.size > 1
+
+        row, group = @unpaired.first
+        line = "#{group.short_name(row)} #{Format.value(row.stats.median, rate: row.rate?)}; the row to compare " \
+               "it with was not measured"
+        floor = group.floor_for(row)
+        floor ? "#{line}; #{Verdict.baseline_note(row, floor, group.short_name(floor))}" : line
       end
 
       def single

@@ -29,22 +29,31 @@ module Heddle
                                .keys
         end
 
-        # @return [String, nil] the backend that beats every other beyond noise (nil: a tie, or < 2 measured)
-        def winner = measured.size > 1 && leaders.size == 1 ? leaders.first : nil
+        # @return [Boolean] whether a measured backend has a single trial (no spread to judge the noise by)
+        def unsure? = measured.any? { |_, row| row.stats.n < 2 }
 
-        # @return [Array<String>] the tied backends (empty when there is a winner or < 2 measured)
-        def tied = winner || measured.size < 2 ? [] : leaders
+        # @return [Boolean] whether the column can name a winner or a tie
+        def judged? = measured.size > 1 && !unsure?
 
-        # @return [String] "★ ractor", "tie: inline, thread", or "one backend measured" / "not measured"
+        # @return [String, nil] the backend that beats every other beyond noise (nil: a tie, or not judged)
+        def winner = judged? && leaders.size == 1 ? leaders.first : nil
+
+        # @return [Array<String>] the tied backends (empty when there is a winner, or not judged)
+        def tied = winner || !judged? ? [] : leaders
+
+        # @return [String] "★ ractor", "tie: inline, thread", "unsure: 1 trial", "one backend measured" or
+        #   "not measured"
         def verdict
           return "★ #{winner}" if winner
           return "tie: #{tied.join(', ')}" unless tied.empty?
+          return "unsure: 1 trial" if unsure? && measured.size > 1
 
           measured.empty? ? "not measured" : "one backend measured"
         end
 
-        # @return [RowSummary, nil] the fastest leader, which the others' "(n×)" are against
-        def reference = leaders.map { |b| cells[b] }.max_by(&:speed)
+        # @return [RowSummary, nil] the fastest leader (or, unjudged, the fastest median), which the others'
+        #   "(n×)" are against
+        def reference = (judged? ? leaders.map { |b| cells[b] } : measured.values).max_by(&:speed)
 
         # @return [String] the column's unit of seconds ({Format.seconds_unit})
         def unit = Format.seconds_unit([*measured.values, scale].compact.select(&:measured?).map { |r| r.stats.median })

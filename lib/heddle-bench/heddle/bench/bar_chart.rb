@@ -109,8 +109,9 @@ module Heddle
       end
 
       def failed(row, top_edge)
+        whose = row.heddle? ? "" : ", #{row.owner_note}"
         %(<text #{mark(row)} x="#{label_width}" y="#{top_edge + 12}" fill="#{FAILED}">) +
-          "#{esc("failed (#{row.failures.size}/#{row.records.size} trials)")}</text>"
+          "#{esc("failed (#{row.failures.size}/#{row.records.size} trials#{whose})")}</text>"
       end
 
       def rect(row, top_edge)

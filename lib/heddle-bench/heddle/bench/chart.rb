@@ -93,7 +93,8 @@ module Heddle
       def failed_notes(top_edge)
         @rows.reject(&:measured?).each_with_index.map do |row, i|
           %(<text #{mark(row)} x="10" y="#{top_edge + 12 + (i * 18)}" fill="#{FAILED}">) +
-            "#{esc("#{@labels.fetch(row)}: failed (#{row.failures.size}/#{row.records.size} trials)")}</text>"
+            "#{esc("#{@labels.fetch(row)}: failed (#{row.failures.size}/#{row.records.size} trials" \
+                   "#{", #{row.owner_note}" unless row.heddle?})")}</text>"
         end.join
       end
 

@@ -39,7 +39,9 @@ module Heddle
       # @return [String] Markdown
       def render(link: nil, level: 2)
         load = @findings.load_note.text
-        [load && "**#{load}**\n", answers(link, level), backends(level)].compact.join("\n")
+        missing = MissingGems.new(@results.skipped).line
+        [load && "**#{load}**\n", missing && "**#{missing}**\n", answers(link, level), backends(level)]
+          .compact.join("\n")
       end
 
       private

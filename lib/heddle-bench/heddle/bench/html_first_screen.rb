@@ -52,7 +52,9 @@ module Heddle
 
       def load
         text = @findings.load_note.text
-        text ? %(<p class="load" id="load">#{esc(text)}</p>) : ""
+        missing = MissingGems.new(@findings.results.skipped).line
+        [text && %(<p class="load" id="load">#{esc(text)}</p>),
+         missing && %(<p class="load" id="missing">#{esc(missing)}</p>)].compact.join
       end
 
       # How to read the answers' ratios, below the first screen's two sections (they must fit in it).

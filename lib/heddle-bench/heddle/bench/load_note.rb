@@ -52,7 +52,12 @@ module Heddle
       private
 
       def moved
-        return "No row on this screen spread #{SPREAD}× or more between its trials." if rows.empty?
+        if rows.empty?
+          return "Its rows on this screen have one trial each: no spread to tell which the load moved." if
+            first_screen_rows.all? { |row| row.stats.n < 2 }
+
+          return "No row on this screen spread #{SPREAD}× or more between its trials."
+        end
 
         named = rows.first(NAMED).map { |row| format("%<name>s (%<spread>.1f×)", name: row.name, spread: spread(row)) }
         count = rows.size == 1 ? "the 1 row" : "the #{rows.size} rows"

@@ -14,8 +14,6 @@ module Heddle
                      "process (rate suites). \"tie\": the min–max ranges of the trials overlap; the range is the " \
                      "lowest to the highest ratio the trials allow."
       SUMMARY_HEAD = ["suite", "group", "heddle row", "peer", "ratio", "CPU ratio", "verdict", "vs baseline"].freeze
-      # Gems whose files a peer row requires under another name.
-      FEATURE_GEMS = { "concurrent" => "concurrent-ruby" }.freeze
 
       # @param results [Results]
       def initialize(results)
@@ -55,23 +53,12 @@ module Heddle
       end
 
       # @param results [Results]
-      # @return [Array<String>] one note per skipped row or unloaded suite file, then how to install
-      #   missing peers
+      # @return [Array<String>] one line for the rows skipped for missing gems (which, how many, how to add
+      #   them), one note per row skipped for another reason, one per unloaded suite file
       def self.skipped_notes(results)
-        notes = results.skipped.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" } +
-                results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }
-        gems = missing_gems(results)
-        return notes if gems.empty?
-
-        notes << "Peers not installed: #{gems.join(', ')}. In heddle's checkout `bundle install` installs them " \
-                 "(Gemfile group :peers); beside an installed heddle, `gem install #{gems.join(' ')}`."
-      end
-
-      # @param results [Results]
-      # @return [Array<String>] the gems whose absence skipped rows
-      def self.missing_gems(results)
-        files = results.skipped.filter_map { |s| s["reason"].to_s[%r{cannot load such file -- ([\w\-/]+)}, 1] }
-        files.map { |file| file.split("/").first }.map { |head| FEATURE_GEMS.fetch(head, head) }.uniq
+        missing = MissingGems.new(results.skipped)
+        [missing.line, *missing.other_rows.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" },
+         *results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }].compact
       end
 
       # @return [String] Markdown

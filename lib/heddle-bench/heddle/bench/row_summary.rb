@@ -78,7 +78,8 @@ module Heddle
       #
       # @return [String]
       def seed_result
-        return "FAILED (#{failures.size}/#{records.size}): #{failures.first&.fetch('error', nil)}" unless measured?
+        return "#{failed_word} (#{failures.size}/#{records.size}): #{failures.first&.fetch('error', nil)}" unless
+          measured?
         return "#{Format.seconds(stats.median)} median #{Format.spread(stats, rate: false)[/\[.*\]/]}" unless rate?
 
         rec = median_record
@@ -102,8 +103,16 @@ module Heddle
       def failure_note(limit)
         return "0" if failures.empty?
 
-        "#{failures.size}/#{records.size}: #{failures.first['error'].to_s[0, limit]}"
+        whose = heddle? ? "" : " (#{owner_note})"
+        "#{failures.size}/#{records.size}#{whose}: #{failures.first['error'].to_s[0, limit]}"
       end
+
+      # @return [String] "FAILED" for heddle's rows; a peer's says the failure is its own, so a reader does not
+      #   take it for heddle breaking
+      def failed_word = heddle? ? "FAILED" : "FAILED, #{owner_note}"
+
+      # @return [String] e.g. "plain Ruby's own row, not heddle's"
+      def owner_note = "#{Findings::LIBRARY_NAMES.fetch(library, library)}'s own row, not heddle's"
 
       # @param other [RowSummary]
       # @return [Boolean] whether the min–max ranges of the two rows overlap (a difference within noise)

@@ -84,8 +84,19 @@ module Heddle
                  "estimated #{Progress.format_seconds(plan.estimate)}#{deadline_note(plan)}"
         @suites.each { |suite| @io.puts suite_estimate(plan, suite) }
         announce_left_out(plan)
-        plan.skipped.each { |row, note| @io.puts "  #{row.suite.name}/#{row.name}: #{note}" }
+        announce_skipped(plan)
         @load_errors.each { |file, message| @io.puts "  #{File.basename(file)} not loaded: #{message}" }
+      end
+
+      # One line for the rows missing gems skipped (not one per row), then the rows skipped for other reasons.
+      def announce_skipped(plan)
+        missing = MissingGems.new(skipped_data(plan.skipped))
+        @io.puts "  #{missing.line}" if missing.any?
+        missing.other_rows.each { |s| @io.puts "  #{s['suite']}/#{s['row']}: #{s['reason']}" }
+      end
+
+      def skipped_data(skipped)
+        skipped.map { |row, note| { "suite" => row.suite.name, "row" => row.name, "reason" => note } }
       end
 
       def announce_left_out(plan)
@@ -186,7 +197,7 @@ module Heddle
         { "schema" => Results::SCHEMA, "seed" => plan.seed, "options" => Results.plain(@options),
           "sizes" => @suites.to_h { |s| [s.name, { "trials" => plan.size_of(s)[0], "seconds" => plan.size_of(s)[1] }] },
           "environment" => environment, "suites" => @suites.to_h { |s| [s.name, s.to_h] },
-          "skipped" => skipped.map { |row, note| { "suite" => row.suite.name, "row" => row.name, "reason" => note } },
+          "skipped" => skipped_data(skipped),
           "load_errors" => @load_errors, "stopped" => @stopped, "records" => records }
       end
     end

@@ -72,7 +72,9 @@ module Heddle
       end
 
       def failed_note(row)
-        row.failures.empty? ? "" : "(#{row.failures.size} failed: #{row.failures.first['error']})"
+        return "" if row.failures.empty?
+
+        "(#{row.failures.size} failed#{", #{row.owner_note}" unless row.heddle?}: #{row.failures.first['error']})"
       end
 
       def skipped_section

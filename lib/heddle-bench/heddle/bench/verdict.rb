@@ -48,10 +48,16 @@ module Heddle
         case outcome(row, floor)
         when "wins" then "#{Format.ratio_than(ratio, name)}: beyond noise, so the baseline is no floor for this job"
         when "loses" then "#{Format.ratio_than(ratio, name)} (the baseline)"
-        else
-          note = ratio > 1 ? "; its median beaten only within the run's noise" : ""
-          "#{tie(row, floor).sub('tie', "tie with #{name}, the baseline")}#{note}"
+        when "within noise" then tie_with_baseline(row, floor, name, ratio)
+        else "#{Format.ratio_than(ratio, name)} (the baseline; one trial, no spread to judge the noise by)"
         end
+      end
+
+      # @param row [RowSummary] @param floor [RowSummary] @param name [String] @param ratio [Float] row over floor
+      # @return [String] the baseline note of a tie
+      def self.tie_with_baseline(row, floor, name, ratio)
+        note = ratio > 1 ? "; its median beaten only within the run's noise" : ""
+        "#{tie(row, floor).sub('tie', "tie with #{name}, the baseline")}#{note}"
       end
 
       # @return [Float, nil] heddle's speed over the peer's (> 1: heddle is faster)

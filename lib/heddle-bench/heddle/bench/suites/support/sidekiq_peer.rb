@@ -26,11 +26,16 @@ module Heddle
       end
 
       class << self
-        # Points this process's Sidekiq client at the suite's server.
+        # Points this process's Sidekiq client at the suite's server, its
+        # logger at warnings only: its INFO line ("connecting to Redis") went
+        # to the bench's own output.
         # @return [void]
         def configure
           require "sidekiq"
-          ::Sidekiq.configure_client { |config| config.redis = { url: RedisFleet.url } }
+          ::Sidekiq.configure_client do |config|
+            config.logger.level = ::Logger::WARN
+            config.redis = { url: RedisFleet.url }
+          end
         end
 
         # Starts Sidekiq processes (default concurrency, 5 threads each) on the peer's queue.

@@ -30,7 +30,26 @@ class BenchBrowserTest < Minitest::Test
       assert_empty check.broken_links
       assert_equal 3, check.answers
       assert check.first_screen_holds_answers?, "answers end at #{check.first_screen_bottom} px of #{check.viewport}"
+      assert_predicate check, :legend_on_first_screen?
+      assert_equal ["★ inline", "★ process"], check.verdicts
       assert_empty check.problems
+    end
+  end
+
+  # The colour rule, read from the colours the browser draws: a green line that says "missed" is a problem.
+  def test_a_green_line_that_misses_its_target_would_be_seen
+    results = BenchReportFixture.results
+    results.data["suites"]["jobs"]["answers"].first["target"] = 100
+    Dir.mktmpdir do |dir|
+      Heddle::Bench::Reports.write(results, dir)
+      page = File.join(dir, "report.html")
+      clean = Heddle::Bench::BrowserCheck.run(page)
+      File.write(page, File.read(page).sub('<li class="missed">', '<li class="wins">'))
+      broken = Heddle::Bench::BrowserCheck.run(page)
+
+      assert_empty clean.green_misses
+      assert_equal 1, broken.green_misses.size
+      assert_includes broken.problems.last, "a green answer says missed: Trivial items over 2 processes"
     end
   end
 
@@ -55,7 +74,8 @@ class BenchBrowserTest < Minitest::Test
       assert_equal [1], check.charts.map(&:visible)
       assert_equal ["#nowhere", "missing.html"], check.broken_links
       refute check.first_screen_holds_answers?
-      assert_equal 5, check.problems.size
+      refute_predicate check, :legend_on_first_screen?
+      assert_equal 6, check.problems.size
     end
   end
 
@@ -73,6 +93,8 @@ class BenchBrowserTest < Minitest::Test
       check = Heddle::Bench::BrowserCheck.run(File.join(dir, "report.html"), screenshot: png)
 
       assert_empty check.problems
+      assert_predicate check, :legend_on_first_screen?
+      assert(check.verdicts.all? { |v| v.match?(/\A(★ \w+|tie: [\w, ]+|unsure: 1 trial)\z/) }, check.verdicts.inspect)
       assert_operator check.answers, :>=, 10
       assert_equal PNG_SIGNATURE, File.binread(png, 8)
     end

@@ -5,8 +5,9 @@ module Heddle
     # Opens a report.html in headless {Chromium} at a laptop's first screen
     # and reads what a person would see: console errors, for every chart how
     # many of its rows show a visible mark (bar, point or "failed" note),
-    # links and anchors that lead nowhere, and whether the answers and the
-    # backend table fit on the first screen. It can also save that screen
+    # links and anchors that lead nowhere, whether the answers, the backend
+    # table and the colour legend fit on the first screen, and whether a
+    # green answer says "missed" (the colour rule broken). It can also save that screen
     # as a PNG (the README's picture).
     #
     # @example
@@ -33,10 +34,17 @@ module Heddle
           });
           const hrefs = [...document.querySelectorAll("a[href]")].map((a) => a.getAttribute("href"));
           const bottom = (id) => { const el = document.getElementById(id); return el ? el.getBoundingClientRect().bottom : null; };
+          const green = "rgb(26, 127, 55)";
+          const greenMisses = [...document.querySelectorAll("#answers li")]
+            .filter((li) => getComputedStyle(li).borderLeftColor === green && /\\bmissed\\b/.test(li.textContent))
+            .map((li) => li.textContent.slice(0, 80));
+          const legend = document.getElementById("legend");
           return { charts, hrefs,
                    missingAnchors: hrefs.filter((h) => h.startsWith("#") && !document.getElementById(decodeURIComponent(h.slice(1)))),
                    answers: document.querySelectorAll("#answers li").length,
-                   answersBottom: bottom("answers"), backendsBottom: bottom("backends"), viewport: innerHeight };
+                   answersBottom: bottom("answers"), backendsBottom: bottom("backends"), viewport: innerHeight,
+                   legendBottom: legend && visible(legend) ? bottom("legend") : null, greenMisses,
+                   verdicts: [...document.querySelectorAll("#backends tr.verdict td")].map((td) => td.textContent) };
         })()
       JS
 
@@ -46,7 +54,8 @@ module Heddle
         def ok? = rows.positive? && marks == rows && visible == rows && names == rows
       end
 
-      attr_reader :console_errors, :charts, :broken_links, :answers, :first_screen_bottom, :viewport
+      attr_reader :console_errors, :charts, :broken_links, :answers, :first_screen_bottom, :viewport, :legend_bottom,
+                  :green_misses, :verdicts
 
       # @param html [String] the report's path
       # @param screenshot [String, nil] where to save a PNG of the first screen
@@ -81,17 +90,25 @@ module Heddle
         answers.positive? && first_screen_bottom && first_screen_bottom <= viewport
       end
 
+      # @return [Boolean] whether the colour legend is visible within the first screen
+      def legend_on_first_screen? = !legend_bottom.nil? && legend_bottom <= viewport
+
       # @return [Array<String>] what a person would trip on; empty when the page is fine
       def problems
         charts_off = charts.reject(&:ok?).map do |c|
           "chart #{c.id}: #{c.visible} visible marks of #{c.marks} for #{c.rows} rows"
         end
-        screen = first_screen_holds_answers? ? [] : ["the first #{viewport} px lack the answers or the backend table"]
         console_errors.map { |e| "console error: #{e}" } + charts_off +
-          broken_links.map { |l| "link leads nowhere: #{l}" } + screen
+          broken_links.map { |l| "link leads nowhere: #{l}" } + screen_problems
       end
 
       private
+
+      def screen_problems
+        [("the first #{viewport} px lack the answers or the backend table" unless first_screen_holds_answers?),
+         ("the first #{viewport} px lack the colour legend" unless legend_on_first_screen?),
+         *green_misses.map { |text| "a green answer says missed: #{text}" }].compact
+      end
 
       def read(facts)
         @charts = facts.fetch("charts").map { |c| Chart.new(**c.transform_keys(&:to_sym)) }
@@ -101,6 +118,9 @@ module Heddle
         @answers = facts.fetch("answers")
         @first_screen_bottom = [facts["answersBottom"], facts["backendsBottom"]].compact.max
         @viewport = facts.fetch("viewport")
+        @legend_bottom = facts["legendBottom"]
+        @green_misses = facts.fetch("greenMisses")
+        @verdicts = facts.fetch("verdicts")
       end
 
       # A relative link must name a file beside the report; the report links nothing on the network.

@@ -33,9 +33,15 @@ module Heddle
         def configure
           require "sidekiq"
           ::Sidekiq.configure_client do |config|
-            config.logger.level = ::Logger::WARN
+            quiet(config)
             config.redis = { url: RedisFleet.url }
           end
+        end
+
+        # @param config [Sidekiq::Config] @return [Sidekiq::Config] its logger at warnings only
+        def quiet(config)
+          config.logger.level = ::Logger::WARN
+          config
         end
 
         # Starts Sidekiq processes (default concurrency, 5 threads each) on the peer's queue.

@@ -56,11 +56,31 @@ module Heddle
 
         private
 
+        # The entry's items, once its signature, format and shape are
+        # checked; else every index it claims fails with why.
         def load_items
-          Codec.load(@fields["p"])
+          reject!
+          items = codec.load(@fields["p"])
+          raise Codec::DecodeError, "items must be a list, got #{items.class}" unless items.is_a?(Array)
+
+          items
         rescue StandardError => e
           @results = unloadable(e)
           nil
+        end
+
+        def codec = @node.codec
+
+        def reject!
+          if codec.signer && !codec.signer.valid?(Publisher.signed_parts(@stream.pool, @stream.handler, @fields),
+                                                  @fields["s"])
+            raise Codec::DecodeError, "its signature is #{@fields['s'] ? 'wrong' : 'missing'}: written without " \
+                                      "this worker's secret"
+          end
+          return if codec.accepts?(@fields["e"])
+
+          raise Codec::DecodeError, "it is in format #{@fields['e'].inspect}, and this worker takes " \
+                                    "#{codec.tag.inspect} (--format)"
         end
 
         def run(items)
@@ -92,7 +112,7 @@ module Heddle
           error = WorkerDiedError.new("item #{Error.describe(item)} of handler #{@stream.handler.inspect} ended its " \
                                       "worker's lane thread (Thread.exit or Thread#kill in the handler); the worker " \
                                       "starts another lane", item: item)
-          @results << [index, Codec::RAISED, Codec.dump_error(error)]
+          @results << [index, Codec::RAISED, codec.dump_error(error)]
           @counts[:raised] += 1
           @released = true
           release
@@ -102,7 +122,7 @@ module Heddle
         # The first item run in an entry taken over too often is taken for the
         # one that kills workers: it fails, the others run.
         def outcome(item)
-          return Codec.outcome(Handlers[@stream.handler], item, @fields["t"]&.to_f, @stream.handler) unless @suspect
+          return codec.outcome(Handlers[@stream.handler], item, @fields["t"]&.to_f, @stream.handler) unless @suspect
 
           @suspect = false
           died(item)
@@ -123,9 +143,10 @@ module Heddle
           return if @results.empty? && !ack
 
           indices = @results.map(&:first)
-          args = [@stream.ttl_ms, @node.id, @fields["j"], Marshal.dump(@results), @id, ack ? 1 : 0, Keys::GROUP,
-                  *indices]
-          keys = [Keys.won(@stream.pool, @fields["j"]), Keys.results(@stream.pool), @stream.key]
+          batch = codec.dump_batch(@results)
+          signature = codec.signer ? codec.signer.sign([@stream.pool, @fields["j"], batch]) : ""
+          args = [@stream.ttl_ms, @node.id, @fields["j"], batch, @id, ack ? 1 : 0, Keys::GROUP, signature, *indices]
+          keys = [@node.keys.won(@stream.pool, @fields["j"]), @node.keys.results(@stream.pool), @stream.key]
           code = retrying { Scripts::DELIVER.call(@client, keys, args) }
           @flushed_at = now
           code.negative? ? gone(code, indices.size) : @counts[:dropped] += code
@@ -144,12 +165,13 @@ module Heddle
           retrying { Scripts::TOUCH.call(@client, [@stream.key], [Keys::GROUP, @consumer, RELEASE_IDLE, @id]) }
         end
 
-        # Delivery survives a Redis restart: it is retried (the first result
-        # of an index still wins) until the worker must let go.
+        # Delivery survives a Redis restart and a server that refuses for
+        # now (LOADING, BUSY, OOM...): it is retried (the first result of an
+        # index still wins) until the worker must let go.
         def retrying
           yield
-        rescue RedisClient::ConnectionError => e
-          raise if @node.release_now?
+        rescue RedisClient::Error => e
+          raise if @node.release_now? || !Client.transient?(e)
 
           @node.logger.warn("could not deliver results (#{e.message}); retrying") unless @retried
           @retried = true
@@ -160,7 +182,7 @@ module Heddle
         # @return [Hash{Integer => true}] the indices that already have a result
         def won(count)
           indices = (@from...(@from + count)).to_a
-          winners = @client.call_v(["HMGET", Keys.won(@stream.pool, @fields["j"]), *indices])
+          winners = retrying { @client.call_v(["HMGET", @node.keys.won(@stream.pool, @fields["j"]), *indices]) }
           indices.zip(winners).select { |_, w| w }.to_h { |i, _| [i, true] }
         end
 
@@ -168,16 +190,17 @@ module Heddle
           error = WorkerDiedError.new("item #{Error.describe(item)} of handler #{@stream.handler.inspect} was taken " \
                                       "by #{@deliveries - 1} workers that died or stalled while running it; it " \
                                       "may crash its worker", item: item)
-          [Codec::RAISED, Codec.dump_error(error)]
+          [Codec::RAISED, codec.dump_error(error)]
         end
 
         # Every index of an entry whose items this process cannot load.
         def unloadable(error)
           message = "worker #{@node.id} could not load the items of handler #{@stream.handler.inspect} " \
-                    "(#{error.class}: #{error.message}); start it with --require of the file that defines " \
-                    "their classes"
-          data = Codec.dump_error(UnmarshalableError.new(message))
-          count = @fields.fetch("n", nil)&.to_i || 1
+                    "(#{error.class}: #{error.message})"
+          message += "; start it with --require of the file that defines their classes" unless
+            error.is_a?(Codec::DecodeError)
+          data = codec.dump_error(UnmarshalableError.new(message))
+          count = @fields.fetch("n", "1").to_i.clamp(1, Publisher::MAX_CHUNK)
           Array.new(count) { |k| [@from + k, Codec::RAISED, data] }
         end
 

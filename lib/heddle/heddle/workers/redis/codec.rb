@@ -55,6 +55,16 @@ module Heddle
           @signer = secret && Signer.new(secret)
         end
 
+        # The codec to answer an entry tagged tag in: this one, or one that
+        # writes (never reads) Marshal for a caller that chose it.
+        # @param tag [String, nil]
+        # @return [Codec]
+        def replying_to(tag)
+          return self if accepts?(tag) || tag != TAGS[:marshal_trusted_redis_only]
+
+          Codec.new(format: :marshal_trusted_redis_only).tap { |c| c.instance_variable_set(:@signer, @signer) }
+        end
+
         # @return [String] the tag entries carry in their "e" field
         def tag = TAGS.fetch(@format)
 
@@ -78,7 +88,7 @@ module Heddle
             JSON.parse(blob, allow_nan: false, max_nesting: Plain::MAX_DEPTH + 1) # plain data: no json_class additions
           end
         rescue JSON::ParserError, TypeError, ArgumentError, EncodingError, NameError => e
-          raise DecodeError, "#{e.class}: #{e.message[0, 200]}"
+          raise DecodeError, "#{e.class}: #{text(e.message)[0, 200]}"
         end
 
         # The items of a list this format cannot carry.

@@ -18,6 +18,8 @@ module Heddle
       class EntryRun
         # Seconds between deliveries of a running entry's results.
         FLUSH = 0.05
+        # What an entry's job number and first index look like.
+        DIGITS = /\A\d{1,18}\z/
         # Deliveries after which the item being run when workers died fails.
         MAX_DELIVERIES = 4
         # Idle milliseconds given to a released entry: past any visibility
@@ -46,6 +48,8 @@ module Heddle
 
         # @return [void]
         def call
+          return malformed unless DIGITS.match?(@fields["j"].to_s) && DIGITS.match?(@fields["f"].to_s)
+
           started = @started = now
           @flushed_at = started
           items = load_items
@@ -55,6 +59,19 @@ module Heddle
         end
 
         private
+
+        # An entry no caller wrote (no job or index to answer to): acknowledged
+        # and logged, nothing run.
+        def malformed
+          retrying { @client.call("XACK", @stream.key, Keys::GROUP, @id) }
+          @node.logger.warn("#{@stream.handler} pool #{@stream.pool}: entry #{@id} is malformed (no job number or " \
+                            "first index); acknowledged, not run")
+        end
+
+        # The codec results go back in: the entry's own format (dumping is
+        # safe; only loading is opted into), so its caller can read why the
+        # items failed.
+        def reply = @reply ||= codec.replying_to(@fields["e"])
 
         # The entry's items, once its signature, format and shape are
         # checked; else every index it claims fails with why.
@@ -143,7 +160,7 @@ module Heddle
           return if @results.empty? && !ack
 
           indices = @results.map(&:first)
-          batch = codec.dump_batch(@results)
+          batch = reply.dump_batch(@results)
           signature = codec.signer ? codec.signer.sign([@stream.pool, @fields["j"], batch]) : ""
           args = [@stream.ttl_ms, @node.id, @fields["j"], batch, @id, ack ? 1 : 0, Keys::GROUP, signature, *indices]
           keys = [@node.keys.won(@stream.pool, @fields["j"]), @node.keys.results(@stream.pool), @stream.key]
@@ -199,7 +216,8 @@ module Heddle
                     "(#{error.class}: #{error.message})"
           message += "; start it with --require of the file that defines their classes" unless
             error.is_a?(Codec::DecodeError)
-          data = codec.dump_error(UnmarshalableError.new(message))
+          @node.logger.warn("#{@stream.handler} pool #{@stream.pool}: entry #{@id} rejected: #{error.message}")
+          data = reply.dump_error(UnmarshalableError.new(message))
           count = @fields.fetch("n", "1").to_i.clamp(1, Publisher::MAX_CHUNK)
           Array.new(count) { |k| [@from + k, Codec::RAISED, data] }
         end

@@ -33,23 +33,35 @@ class RedisOptionsTest < Minitest::Test
   def test_two_namespaces_on_one_server_never_run_each_others_items
     one = worker("--namespace", "app1").ready
     two = worker("--namespace", "app2").ready
-    mine = redis_pool(:"test.pid", server: server, namespace: "app1")
-    theirs = redis_pool(:"test.pid", server: server, namespace: "app2")
-    maps = [mine, theirs].map { |pool| Thread.new { pool.map((0...40).to_a) } }
-    assert_equal [[one.pid], [two.pid]], maps.map { |t| bounded { t.value }.map(&:last).uniq }
+    maps = %w[app1 app2].map do |namespace|
+      pool = redis_pool(:"test.pid", server: server, namespace: namespace)
+      Thread.new { pool.map((0...40).to_a).map(&:last).uniq }
+    end
+    assert_equal([[one.pid], [two.pid]], maps.map { |t| bounded { t.value } })
+    assert_operator keys("app1:*").size, :>, 0
+    assert_empty keys("heddle:*"), "nothing under the default namespace"
+  end
+
+  def keys(pattern)
     client = server.client
-    assert_operator client.call("KEYS", "app1:*").size, :>, 0
-    assert_empty client.call("KEYS", "heddle:*"), "nothing under the default namespace"
+    client.call("KEYS", pattern)
   ensure
     client&.close
   end
 
-  def test_a_password_from_a_file_or_the_environment_and_wrong_ones_fail_at_once
+  def test_a_password_from_a_file_or_an_option_and_a_wrong_one_fails_at_once
     server("--requirepass", PASSWORD)
     good = worker("--password-file", file("password", PASSWORD)).ready
     assert_equal [4], redis_pool(:"test.square", server: server, password: PASSWORD).map([2])
     refute_match(/#{PASSWORD}/, good.text, "the password is not logged")
+    error = assert_raises(Heddle::Workers::Redis::AuthenticationError) do
+      bounded { redis_pool(:"test.square", server: server, password: "nope") }
+    end
+    assert_match(/refused the credentials \(WRONGPASS/, error.message)
+  end
 
+  def test_a_worker_refused_its_credentials_exits_1_in_one_line
+    server("--requirepass", PASSWORD)
     bad = worker("--password-file", file("wrong", "nope"))
     assert_equal 1, bad.wait.exitstatus
     assert_equal 1, bad.text.lines.size, "one line: #{bad.text}"
@@ -57,11 +69,6 @@ class RedisOptionsTest < Minitest::Test
     missing = worker
     assert_equal 1, missing.wait.exitstatus
     assert_match(/refused the credentials \(NOAUTH/, missing.text)
-
-    error = assert_raises(Heddle::Workers::Redis::AuthenticationError) do
-      bounded { redis_pool(:"test.square", server: server, password: "nope") }
-    end
-    assert_match(/refused the credentials \(WRONGPASS/, error.message)
   end
 
   def test_an_acl_user_from_the_environment

@@ -30,16 +30,21 @@ class RedisRefusalsTest < Minitest::Test
   # Runs a map of slow items, provokes the refusal once a batch is done,
   # and checks that the map, the workers and the pool all come through.
   def survives(refusal)
-    pool = redis_pool(:"test.slow", server: @server, reconnect_timeout: 20)
     items = (0...40).map { |n| [n, 0.05] }
-    map = Thread.new { pool.map(items) }
-    map.report_on_exception = false
+    map = mapping(items)
     RedisFixture.wait_for("a batch") { @workers.any? { |w| w.text.include?("done in") } }
     refusal.call
     results = bounded { map.value }
     assert_equal items.map(&:first), results.map(&:first), "every item once, in order"
     assert @workers.all?(&:alive?), "the workers stay up"
-    assert_equal [0, 1, 2].map { |n| n * n }, bounded { redis_pool(:"test.square", server: @server).map([0, 1, 2]) }
+    assert_equal([0, 1, 2].map { |n| n * n }, bounded { redis_pool(:"test.square", server: @server).map([0, 1, 2]) })
+  end
+
+  def mapping(items)
+    pool = redis_pool(:"test.slow", server: @server, reconnect_timeout: 20)
+    map = Thread.new { pool.map(items) }
+    map.report_on_exception = false
+    map
   end
 
   def test_loading_after_a_reload

@@ -62,21 +62,23 @@ class RedisWireTest < Minitest::Test
     e
   end
 
+  def pending(pool) = @client.call("XPENDING", keys(pool)[:items], "heddle")[0]
+
+  def junk_entries(trap)
+    [%w[x y], ["j", "99", "f", "0", "n", "1", "p", "\xFF\x00not json".b],
+     ["j", "98", "f", "0", "n", "1000000000", "p", "{}"],
+     ["j", "97", "f", "0", "n", "1", "p", marshal_trap(trap)],
+     ["j", "96", "f", "0", "n", "1", "e", "marshal", "p", marshal_trap(trap)]]
+  end
+
   def test_junk_entries_in_the_items_stream_fail_nothing_else_and_the_workers_stay_up
     a = worker
     pool = redis_pool(:"test.square", server: @server)
     assert_equal [1], pool.map([1])
     trap = trap_path("worker-trap")
-    [%w[x y], ["j", "99", "f", "0", "n", "1", "p", "\xFF\x00not json".b],
-     ["j", "98", "f", "0", "n", "1000000000", "p", "{}"],
-     ["j", "97", "f", "0", "n", "1", "p", marshal_trap(trap)],
-     ["j", "96", "f", "0", "n", "1", "e", "marshal", "p", marshal_trap(trap)]].each do |fields|
-      @client.call("XADD", keys(pool)[:items], "*", *fields)
-    end
+    junk_entries(trap).each { |fields| @client.call("XADD", keys(pool)[:items], "*", *fields) }
     assert_equal [4, 9, 16], pool.map([2, 3, 4])
-    RedisFixture.wait_for("the junk entries to be handled") do
-      @client.call("XPENDING", keys(pool)[:items], "heddle")[0].zero?
-    end
+    RedisFixture.wait_for("the junk entries to be handled") { pending(pool).zero? }
     refute_path_exists trap, "a Marshal payload in an items stream never reaches marshal_load"
     assert_predicate a, :alive?
     assert_match(/entry .* is malformed/, a.text)
@@ -110,8 +112,8 @@ class RedisWireTest < Minitest::Test
     assert_equal [{ "json_class" => "RedisTestTrap" }], outcome(map), "JSON additions are never created"
   end
 
-  def test_with_a_secret_forged_results_and_unsigned_items_are_rejected
-    signed = worker("--secret-file", secret_file)
+  def test_with_a_secret_forged_results_are_rejected
+    worker("--secret-file", secret_file)
     pool = redis_pool(:"test.sleep", server: @server, secret: SECRET)
     assert_equal [0, 0], pool.map([0, 0]), "a signed worker and caller agree"
     map = map_in_thread(pool, [1.0])
@@ -120,6 +122,10 @@ class RedisWireTest < Minitest::Test
     error = outcome(map)
     assert_kind_of Heddle::Workers::Redis::RejectedEntryError, error
     assert_match(/signature is missing/, error.message)
+  end
+
+  def test_with_a_secret_unsigned_items_are_not_run
+    signed = worker("--secret-file", secret_file)
     touch = redis_pool(:"test.touch", server: @server, secret: SECRET)
     path = trap_path("unsigned-ran")
     @client.call("XADD", keys(touch)[:items], "*", "j", "9", "f", "0", "n", "1", "p", JSON.generate([path]))

@@ -156,11 +156,18 @@ module Heddle
           done = @lock.synchronize do
             @tickets.select { |_, t| t.finished? }.each_key { |n| @tickets.delete(n) }.values
           end
-          return if done.empty?
+          delete_jobs(client, done) unless done.empty?
+        end
 
-          ids = done.flat_map { |t| t.entries.filter_map(&:id) }
+        # @api private
+        # Deletes the entries and won keys of jobs that are over.
+        # @param client [RedisClient]
+        # @param tickets [Array<Ticket>]
+        # @return [void]
+        def delete_jobs(client, tickets)
+          ids = tickets.flat_map { |t| t.entries.filter_map(&:id) }
           client.call_v(["XDEL", @keys[:items], *ids]) unless ids.empty?
-          client.call_v(["UNLINK", *done.map { |t| @ns.won(@pool_id, t.number) }])
+          client.call_v(["UNLINK", *tickets.map { |t| @ns.won(@pool_id, t.number) }])
         end
 
         # @api private
@@ -291,7 +298,9 @@ module Heddle
         # Errors asking again will not cure, raised at once naming the fix.
         def refused!(what, error)
           if Client.auth?(error)
-            raise AuthenticationError, "#{what} for handler #{@handler_name.inspect}: #{@config.redacted} refused "                                        "the credentials (#{error.message}); set password:/username: (or "                                        "HEDDLE_REDIS_PASSWORD[_FILE], HEDDLE_REDIS_USERNAME)"
+            raise AuthenticationError, "#{what} for handler #{@handler_name.inspect}: #{@config.redacted} refused " \
+                                       "the credentials (#{error.message}); set password:/username: (or " \
+                                       "HEDDLE_REDIS_PASSWORD[_FILE], HEDDLE_REDIS_USERNAME)"
           end
           if error.message.include?("DB index is out of range")
             raise ArgumentError, "url: #{@config.redacted} names a db the server does not have (#{error.message})"

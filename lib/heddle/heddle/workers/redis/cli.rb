@@ -75,7 +75,7 @@ module Heddle
 
         # The {Config} options: where the keys live, the wire format, and
         # secrets read from files (never from the command line, which `ps` shows).
-        def connection_options(o) # rubocop:disable Metrics/MethodLength -- one line per option
+        def connection_options(o) # rubocop:disable Naming/MethodParameterName -- as the parser block's `o` above
           o.on("--namespace NS", "the callers' namespace: (default heddle, or HEDDLE_REDIS_NAMESPACE)") do |v|
             @config[:namespace] = v
           end

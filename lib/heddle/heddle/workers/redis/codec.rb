@@ -129,7 +129,7 @@ module Heddle
         def load_batch(blob)
           batch = load(blob)
           raise DecodeError, "a result batch must be a list of [index, kind, data]" unless batch.is_a?(Array) &&
-                                                                                         batch.all? { |r| triple?(r) }
+                                                                                           batch.all? { |r| triple?(r) }
 
           batch
         end
@@ -219,12 +219,14 @@ module Heddle
         def known_exception(name)
           return nil unless CLASS_NAME.match?(name)
 
-          klass = name.split("::").reduce(Object) do |scope, part|
-            break nil unless scope.is_a?(Module) && scope.const_defined?(part, false) && !scope.autoload?(part)
-
-            scope.const_get(part, false)
-          end
+          klass = name.split("::").reduce(Object) { |scope, part| loaded_constant(scope, part) or break nil }
           klass if klass.is_a?(Class) && klass <= Exception
+        end
+
+        def loaded_constant(scope, name)
+          return nil unless scope.is_a?(Module) && scope.const_defined?(name, false) && !scope.autoload?(name)
+
+          scope.const_get(name, false)
         end
 
         def timed(handler, item, timeout)

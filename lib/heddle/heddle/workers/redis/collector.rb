@@ -105,7 +105,8 @@ module Heddle
           signer = @backend.codec.signer or return nil
           return nil if signer.valid?([@backend.pool_id, fields["j"], fields["p"]], fields["s"])
 
-          "its signature is #{fields['s'].to_s.empty? ? 'missing' : 'wrong'} (written by a worker without this pool's " \
+          state = fields["s"].to_s.empty? ? "missing" : "wrong"
+          "its signature is #{state} (written by a worker without this pool's " \
             "secret, or by someone else)"
         end
 

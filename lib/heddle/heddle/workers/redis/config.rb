@@ -38,12 +38,11 @@ module Heddle
           raise ArgumentError, "unknown option(s) #{unknown.map { |k| "#{k}:" }.join(', ')}" if unknown.any?
 
           @url = Client.validate_url!(url)
-          settings = ENV_NAMES.to_h { |key, name| [key, env[name]] }.compact.merge(options.compact)
-          FILES.each { |key| readable!(key, settings[key]) if settings.key?(key) }
+          settings = settings(env, options)
           @keys = Keys.new(settings.fetch(:namespace, Keys::DEFAULT_NAMESPACE))
-          @codec = Codec.new(format: settings.fetch(:format, :json), secret: secret(settings))
+          @codec = Codec.new(format: settings.fetch(:format, :json), secret: given(settings, :secret))
           @username = settings[:username]
-          @password = settings[:password] || (settings[:password_file] && File.read(settings[:password_file]).chomp)
+          @password = given(settings, :password)
           @ssl_params = ssl_params(settings)
         end
 
@@ -67,15 +66,23 @@ module Heddle
 
         private
 
+        # The options over the environment, every file named checked readable.
+        def settings(env, options)
+          settings = ENV_NAMES.to_h { |key, name| [key, env[name]] }.compact.merge(options.compact)
+          FILES.each { |key| readable!(key, settings[key]) if settings.key?(key) }
+          settings
+        end
+
         def readable!(key, path)
           return if path.is_a?(String) && File.file?(path) && File.readable?(path)
 
           raise ArgumentError, "#{key}: #{path.inspect} is not a readable file"
         end
 
-        def secret(settings)
-          secret = settings[:secret] || (settings[:secret_file] && File.read(settings[:secret_file]).chomp)
-          secret unless secret.nil?
+        # The value of key, or the first line of the file key_file names.
+        def given(settings, key)
+          file = settings[:"#{key}_file"]
+          settings[key] || (file && File.read(file).chomp)
         end
 
         def ssl_params(settings)

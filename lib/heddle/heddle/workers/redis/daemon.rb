@@ -49,7 +49,8 @@ module Heddle
         # @param options [Hash] {Config::OPTIONS}: namespace:, format:, secret:/secret_file:, credentials, TLS files
         # @raise [ArgumentError] naming a bad option
         # @raise [LoadError] naming the gem to add when redis-client is missing
-        def initialize(url:, logger:, requires: [], concurrency: 1, kind: :thread, drain_timeout: DRAIN_TIMEOUT, **options) # rubocop:disable Metrics/ParameterLists -- the command line's options
+        def initialize(url:, logger:, requires: [], concurrency: 1, kind: :thread, # rubocop:disable Metrics/ParameterLists -- the command line's options
+                       drain_timeout: DRAIN_TIMEOUT, **options)
           # Here, not at load: `heddle worker --help` needs only this class's constants.
           Client.load_gem
           @config = Config.new(url: url, **options)
@@ -96,9 +97,10 @@ module Heddle
           client = @config.connect
           client.call("PING")
         rescue RedisClient::Error => e
-          raise RefusedError, "#{@config.redacted} refused the credentials (#{e.message}); set --username and " \
-                              "--password-file (or HEDDLE_REDIS_USERNAME, HEDDLE_REDIS_PASSWORD[_FILE])" if
-            Client.auth?(e)
+          if Client.auth?(e)
+            raise RefusedError, "#{@config.redacted} refused the credentials (#{e.message}); set --username and " \
+                                "--password-file (or HEDDLE_REDIS_USERNAME, HEDDLE_REDIS_PASSWORD[_FILE])"
+          end
           raise RefusedError, "#{@config.redacted}: #{e.message}" if e.message.include?("DB index is out of range")
         ensure
           client&.close

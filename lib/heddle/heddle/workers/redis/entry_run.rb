@@ -160,14 +160,18 @@ module Heddle
           return if @results.empty? && !ack
 
           indices = @results.map(&:first)
-          batch = reply.dump_batch(@results)
-          signature = codec.signer ? codec.signer.sign([@stream.pool, @fields["j"], batch]) : ""
-          args = [@stream.ttl_ms, @node.id, @fields["j"], batch, @id, ack ? 1 : 0, Keys::GROUP, signature, *indices]
           keys = [@node.keys.won(@stream.pool, @fields["j"]), @node.keys.results(@stream.pool), @stream.key]
-          code = retrying { Scripts::DELIVER.call(@client, keys, args) }
+          code = retrying { Scripts::DELIVER.call(@client, keys, deliver_args(indices, ack)) }
           @flushed_at = now
           code.negative? ? gone(code, indices.size) : @counts[:dropped] += code
           @results = []
+        end
+
+        # DELIVER's ARGV: the batch in the entry's format, signed when a secret is set.
+        def deliver_args(indices, ack)
+          batch = reply.dump_batch(@results)
+          signature = codec.signer ? codec.signer.sign([@stream.pool, @fields["j"], batch]) : ""
+          [@stream.ttl_ms, @node.id, @fields["j"], batch, @id, ack ? 1 : 0, Keys::GROUP, signature, *indices]
         end
 
         def gone(code, count)

@@ -9,7 +9,8 @@ module Heddle
       # fails at the call site naming its type and where it sits.
       module Plain
         # What a handler may take and return with format: :json.
-        TYPES = "nil, true, false, Integer, finite Float, UTF-8 String, and Arrays and Hashes (with String keys) of these"
+        TYPES = "nil, true, false, Integer, finite Float, UTF-8 String, and Arrays and Hashes " \
+                "(with String keys) of these"
         # Nesting allowed (JSON's parser limit is 100).
         MAX_DEPTH = 64
 
@@ -20,16 +21,20 @@ module Heddle
         # @return [Object] value
         # @raise [TypeError] naming the first value JSON cannot carry unchanged
         def check!(value, what, depth = 0)
-          raise TypeError, "#{what} nests deeper than #{MAX_DEPTH} levels" if depth > MAX_DEPTH
-
           case value
           when nil, true, false, Integer then value
           when Float then finite!(value, what)
           when String then utf8!(value, what)
-          when Array then value.each_with_index { |v, i| check!(v, "#{what}[#{i}]", depth + 1) }
-          when Hash then hash!(value, what, depth)
+          when Array, Hash then container!(value, what, depth)
           else raise TypeError, "#{what} is a #{value.class}, which format: :json does not carry (it takes #{TYPES})"
           end
+        end
+
+        def container!(value, what, depth)
+          raise TypeError, "#{what} nests deeper than #{MAX_DEPTH} levels" if depth >= MAX_DEPTH
+          return hash!(value, what, depth) if value.is_a?(Hash)
+
+          value.each_with_index { |v, i| check!(v, "#{what}[#{i}]", depth + 1) }
         end
 
         def finite!(value, what)

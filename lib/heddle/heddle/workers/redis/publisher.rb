@@ -23,7 +23,7 @@ module Heddle
         # @param item_timeout [Numeric, nil]
         # @param codec [Codec] the wire format and signer
         # @param pool [String] the pool's id (signed into each entry)
-        def initialize(stream, handler, item_timeout, codec, pool) # rubocop:disable Metrics/ParameterLists -- the pool's settings
+        def initialize(stream, handler, item_timeout, codec, pool)
           @stream = stream
           @handler = handler
           @item_timeout = item_timeout
@@ -101,7 +101,8 @@ module Heddle
 
         def unmarshalable(items, index, error)
           UnmarshalableError.new("item #{Error.describe(items[index])} (index #{index}) cannot be sent to the " \
-                                 "workers of handler #{@handler.inspect}: #{error.message}", item: items[index], index: index)
+                                 "workers of handler #{@handler.inspect}: #{error.message}",
+                                 item: items[index], index: index)
         end
       end
     end

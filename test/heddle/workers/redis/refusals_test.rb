@@ -86,6 +86,17 @@ class RedisRefusalsTest < Minitest::Test
     end)
   end
 
+  # A refusal that outlasts reconnect_timeout fails the map, naming it.
+  def test_a_refusal_that_lasts_fails_the_map_naming_it
+    pool = Heddle::Pool.new(worker: :redis, handler: :"test.square", url: @server.url, reconnect_timeout: 1)
+    @pools << pool
+    @admin.call("CONFIG", "SET", "maxmemory", 1)
+    error = assert_raises(Heddle::Workers::Redis::ConnectionLostError) { bounded { pool.map([1, 2]) } }
+    assert_match(%r{redis://127\.0\.0\.1:\d+/0 kept refusing \(.*OOM command not allowed.*\) for 1 s}, error.message)
+  ensure
+    @admin.call("CONFIG", "SET", "maxmemory", 0)
+  end
+
   # A replica whose master is gone: READONLY for writes, MASTERDOWN for reads.
   def test_readonly_and_masterdown_replica
     survives(lambda do

@@ -309,9 +309,8 @@ module Heddle
         end
 
         def lost(what, error)
-          ConnectionLostError.new("#{what} for handler #{@handler_name.inspect}: lost the connection to " \
-                                  "#{Client.redact(@url)} (#{error.class}: #{error.message}) and could not " \
-                                  "reconnect within #{@reconnect_timeout} s")
+          ConnectionLostError.new("#{what} for handler #{@handler_name.inspect}: " \
+                                  "#{Client.outage(@url, error, @reconnect_timeout)}")
         end
 
         def stop(kill:)

@@ -62,6 +62,18 @@ module Heddle
               AUTH.include?(code(error))
           end
 
+          # What went wrong for `seconds`, for error messages.
+          # @param url [String] @param error [Exception] @param seconds [Numeric]
+          # @return [String]
+          def outage(url, error, seconds)
+            if error.is_a?(RedisClient::ConnectionError)
+              "lost the connection to #{redact(url)} (#{error.class}: #{error.message}) and could not reconnect " \
+                "within #{seconds} s"
+            else
+              "#{redact(url)} kept refusing (#{error.class}: #{error.message}) for #{seconds} s"
+            end
+          end
+
           # @param error [Exception] @return [String, nil] the error's code, e.g. "LOADING"
           def code(error) = error.message[/\A[A-Z]+/]
         end

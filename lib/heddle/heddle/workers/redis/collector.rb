@@ -182,9 +182,9 @@ module Heddle
 
         def connection_lost(index, item, error)
           ConnectionLostError.new("item #{Error.describe(item)} (index #{index}) of handler " \
-                                  "#{@backend.handler_name.inspect} has no result: lost the connection to " \
-                                  "#{Client.redact(@backend.url)} (#{error.class}: #{error.message}) and could not " \
-                                  "reconnect within #{@backend.reconnect_timeout} s", item: item, index: index)
+                                  "#{@backend.handler_name.inspect} has no result: " \
+                                  "#{Client.outage(@backend.url, error, @backend.reconnect_timeout)}",
+                                  item: item, index: index)
         end
 
         # Back after a broken connection: Redis may have restarted, losing

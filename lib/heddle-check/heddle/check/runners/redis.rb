@@ -41,8 +41,9 @@ module Heddle
           # @return [Integer]
           def size = @pool.size
 
-          # @param item [Object] @return [Heddle::Promise]
-          def submit((generation, batch))
+          # @param item [(Integer, Array)] [generation, [index, args] pairs] @return [Heddle::Promise]
+          def submit(item)
+            generation, batch = item
             batch = batch.map { |index, args| [index, args.transform_keys(&:to_s)] } if @mode == :keywords
             @pool.submit([generation, batch]).then do |failure, seconds|
               [failure && [failure[0], RemoteError.new(*failure[1])], seconds]

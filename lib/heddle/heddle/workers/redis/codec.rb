@@ -49,10 +49,11 @@ module Heddle
 
         # @param format [Symbol] one of {FORMATS}
         # @param secret [String, nil] the shared signing secret
-        # @raise [ArgumentError] for an unknown format or an empty secret
-        def initialize(format: :json, secret: nil)
+        # @param signer [Signer, nil] instead of secret: one already made
+        # @raise [ArgumentError] for an unknown format or a short secret
+        def initialize(format: :json, secret: nil, signer: nil)
           @format = self.class.validate_format!(format)
-          @signer = secret && Signer.new(secret)
+          @signer = signer || (secret && Signer.new(secret))
         end
 
         # The codec to answer an entry tagged tag in: this one, or one that
@@ -62,7 +63,7 @@ module Heddle
         def replying_to(tag)
           return self if accepts?(tag) || tag != TAGS[:marshal_trusted_redis_only]
 
-          Codec.new(format: :marshal_trusted_redis_only).tap { |c| c.instance_variable_set(:@signer, @signer) }
+          Codec.new(format: :marshal_trusted_redis_only, signer: @signer)
         end
 
         # @return [String] the tag entries carry in their "e" field

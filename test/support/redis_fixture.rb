@@ -54,8 +54,10 @@ module RedisFixture
     attr_reader :port, :dir
 
     # @param aof [Boolean] append-only file on (for restarts that keep the data)
-    def initialize(aof: false)
+    # @param args [Array<String>] more redis-server options (e.g. --requirepass)
+    def initialize(aof: false, args: [])
       @aof = aof
+      @args = args
       @dir = Dir.mktmpdir("heddle-redis")
       @port = free_port
       RedisFixture.started << self
@@ -67,7 +69,7 @@ module RedisFixture
     # @return [self]
     def start
       args = ["redis-server", "--port", @port.to_s, "--bind", "127.0.0.1", "--dir", @dir, "--save", "",
-              "--appendonly", @aof ? "yes" : "no", "--logfile", File.join(@dir, "redis.log")]
+              "--appendonly", @aof ? "yes" : "no", "--logfile", File.join(@dir, "redis.log"), *@args]
       @pid = Process.spawn(*args, %i[out err] => File::NULL)
       RedisFixture.wait_for("redis-server on port #{@port}") { ping }
       self
@@ -101,9 +103,9 @@ module RedisFixture
     # @return [RedisClient] a new connection for assertions
     # (heddle loads redis-client on first use; a test whose pool runs in another
     # process has not used it in this one.)
-    def client
+    def client(**options)
       Heddle::Workers::Redis::Client.load_gem
-      RedisClient.config(url: url, protocol: 3).new_client
+      RedisClient.config(url: url, protocol: 3, **options).new_client
     end
 
     private
@@ -111,7 +113,7 @@ module RedisFixture
     def ping
       TCPSocket.open("127.0.0.1", @port) do |socket|
         socket.write("PING\r\n")
-        socket.wait_readable(1) && socket.readpartial(64).include?("PONG")
+        socket.wait_readable(1) && socket.readpartial(64).match?(/PONG|NOAUTH/) # NOAUTH: up, with a password
       end
     rescue SystemCallError, IOError
       false

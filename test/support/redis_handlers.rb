@@ -36,3 +36,26 @@ Heddle.handler(:"test.foreign_error") do |n|
   Object.const_set(:WorkerOnlyError, Class.new(StandardError)) unless defined?(WorkerOnlyError)
   raise WorkerOnlyError, "only the worker knows #{n}"
 end
+# Writes a file named by the item: shows whether a (forged) entry ran.
+Heddle.handler(:"test.touch") do |path|
+  File.write(path, "ran")
+  path
+end
+
+# Its marshal_load writes a file: a Marshal payload of it read from Redis
+# must never be loaded (by default).
+class RedisTestTrap
+  def initialize(path)
+    @path = path
+  end
+
+  def marshal_dump = @path
+
+  def marshal_load(path)
+    File.write(path, "marshal_load ran")
+  end
+end
+
+# A value only Marshal carries (format: :marshal_trusted_redis_only).
+RedisTestPoint = Struct.new(:x, :y)
+Heddle.handler(:"test.point") { |point| RedisTestPoint.new(point.y, point.x) }

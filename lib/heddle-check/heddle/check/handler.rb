@@ -25,6 +25,23 @@ module Heddle
         end
       end
 
+      # The handler as Redis workers run it: the failure's error as plain
+      # data ([class name, message, backtrace]), which the default wire
+      # format (JSON) carries; {Runners::Redis} makes it a {RemoteError}.
+      # Keyword arguments arrive with String keys (JSON's) and are given
+      # back their Symbols.
+      # @param handler [Proc] from {build}
+      # @param mode [Symbol] the property's mode
+      # @return [Proc]
+      def self.plain(handler, mode)
+        lambda do |(generation, batch)|
+          batch = batch.map { |index, args| [index, args.transform_keys(&:to_sym)] } if mode == :keywords
+          failure, seconds = handler.call([generation, batch])
+          error = failure&.last
+          [failure && [failure.first, [error.class.name, error.message.to_s, error.backtrace]], seconds]
+        end
+      end
+
       # The lower median of a batch's run times: a freshly forked worker's
       # first runs pay its copy-on-write faults (far longer than a cheap
       # property's runs), which a mean would take for the property's cost.

@@ -24,7 +24,8 @@ module Heddle
           raise TypeError, "expected a Heddle::Check::Property, got #{property.inspect}" unless property.is_a?(Property)
 
           key = Workers::Redis::Handlers.validate_name!(name)
-          Heddle.handler(handler_name(key), Handler.build(property.predicate, property.mode))
+          Heddle.handler(handler_name(key), Handler.plain(Handler.build(property.predicate, property.mode),
+                                                          property.mode))
           @lock.synchronize { @properties[key] = property }
           key
         end

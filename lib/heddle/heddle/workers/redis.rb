@@ -18,8 +18,10 @@ module Heddle
       autoload :Backend, File.expand_path("redis/backend", __dir__)
       autoload :CLI, File.expand_path("redis/cli", __dir__)
       autoload :Client, File.expand_path("redis/client", __dir__)
+      autoload :Config, File.expand_path("redis/config", __dir__)
       autoload :Daemon, File.expand_path("redis/daemon", __dir__)
-      %i[ConnectionLostError NoWorkerError RemoteError WorkerOrigin].each do |error|
+      %i[AuthenticationError ConnectionLostError NoWorkerError RejectedEntryError RemoteError
+         WorkerOrigin].each do |error|
         autoload error, File.expand_path("redis/errors", __dir__)
       end
     end

@@ -117,14 +117,17 @@ class RedisPoolTest < Minitest::Test
     assert_equal [4, nil, 9], collected.results
   end
 
-  def test_an_item_the_worker_cannot_load_fails_naming_it_and_the_handler
+  # JSON carries plain data only: an object fails at the caller, before anything is sent.
+  def test_an_item_json_cannot_carry_fails_at_the_caller_naming_its_type
     error = assert_raises(Heddle::Workers::UnmarshalableError) { redis_pool(:"test.square").map([CallerOnly.new(7)]) }
     assert_match(/item #<struct RedisPoolTest::CallerOnly n=7> \(index 0\)/, error.message)
-    assert_match(/could not load the items of handler :"test.square"/, error.message)
+    assert_match(/item is a RedisPoolTest::CallerOnly, which format: :json does not carry/, error.message)
     assert_equal CallerOnly.new(7), error.item
+    error = assert_raises(Heddle::Workers::UnmarshalableError) { redis_pool(:"test.square").map([{ a: 1 }]) }
+    assert_match(/has a Symbol key :a; format: :json takes String keys/, error.message)
   end
 
-  def test_a_result_marshal_cannot_carry_fails_naming_the_handler
+  def test_a_result_json_cannot_carry_fails_naming_the_handler
     error = assert_raises(Heddle::Workers::UnmarshalableError) { redis_pool(:"test.proc").map([1]) }
     assert_match(/the result of handler :"test.proc" for item 1 \(a Proc\) cannot be sent back/, error.message)
     assert_equal 0, error.index

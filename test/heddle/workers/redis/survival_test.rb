@@ -141,12 +141,12 @@ class RedisSurvivalTest < Minitest::Test
   end
 
   # A caller in a process of its own that submits slow items on a pool
-  # with a 1 s ttl, prints the pool's id and sleeps until killed.
+  # with a 2 s ttl (the least allowed), prints the pool's id and sleeps until killed.
   def start_caller(reader_writer)
     script = <<~RUBY
       require "heddle"
       require #{RedisFixture::HANDLERS.inspect}
-      pool = Heddle::Pool.new(worker: :redis, handler: :"test.slow", url: #{@server.url.inspect}, ttl: 1,
+      pool = Heddle::Pool.new(worker: :redis, handler: :"test.slow", url: #{@server.url.inspect}, ttl: 2,
                             visibility_timeout: 1)
       20.times { |n| pool.submit([n, 0.1]) }
       puts pool.instance_variable_get(:@backend).pool_id

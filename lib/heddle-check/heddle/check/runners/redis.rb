@@ -22,9 +22,36 @@ module Heddle
                                  "Heddle::Check.register(:name, property) in a file the workers require too"
           end
 
-          @pool = Heddle::Pool.new(worker: :redis, handler: Registry.handler_name(name), url: url)
+          @pool = Plain.new(Heddle::Pool.new(worker: :redis, handler: Registry.handler_name(name), url: url),
+                            property.mode)
           @size = [size, @pool.size].max
           start_chunking
+        end
+
+        # The Redis pool, its chunks' failures made exceptions again (the
+        # workers send them as plain data: {Handler.plain}).
+        class Plain
+          # @param pool [Heddle::Pool]
+          # @param mode [Symbol] the property's mode (keyword arguments travel with String keys)
+          def initialize(pool, mode)
+            @pool = pool
+            @mode = mode
+          end
+
+          # @return [Integer]
+          def size = @pool.size
+
+          # @param item [(Integer, Array)] [generation, [index, args] pairs] @return [Heddle::Promise]
+          def submit(item)
+            generation, batch = item
+            batch = batch.map { |index, args| [index, args.transform_keys(&:to_s)] } if @mode == :keywords
+            @pool.submit([generation, batch]).then do |failure, seconds|
+              [failure && [failure[0], RemoteError.new(*failure[1])], seconds]
+            end
+          end
+
+          # @return [void]
+          def shutdown(...) = @pool.shutdown(...)
         end
 
         # Shuts the pool down, which deletes its entries: workers skip what is left.

@@ -4,6 +4,7 @@ require "securerandom"
 require_relative "client"
 Heddle::Workers::Redis::Client.load_gem
 require_relative "keys"
+require_relative "config"
 require_relative "script"
 require_relative "scripts"
 require_relative "errors"
@@ -30,6 +31,12 @@ module Heddle
         # a caller that stopped renewing them. reconnect_timeout: how long a
         # broken connection may take to come back before waiting items fail.
         DEFAULTS = { visibility_timeout: 30, ttl: 60, reconnect_timeout: 10 }.freeze
+        # The least each may be: ttl must outlive a few keepalives (one every
+        # ttl / 4, while the collector ticks every 0.25 s), and heartbeats
+        # touch running entries every third of the visibility timeout.
+        MINIMUMS = { visibility_timeout: 0.5, ttl: 2.0, reconnect_timeout: 0.1 }.freeze
+        # The most each may be (30 days): Redis takes expiries in ms as 64-bit integers, and longer is a mistake.
+        MAXIMUM = 30 * 86_400
         # Slots assumed when no live worker knows the handler yet (planning only).
         DEFAULT_SLOTS = 4
         # Seconds a known slot count is trusted before a map asks again.
@@ -37,6 +44,10 @@ module Heddle
 
         # @return [String] the Redis URL
         attr_reader :url
+        # @return [Config] the server, namespace and wire format
+        attr_reader :config
+        # @return [Codec]
+        attr_reader :codec
         # @return [Symbol] the handler's name
         attr_reader :handler_name
         # @return [String] this pool's id, unique on the server
@@ -53,17 +64,22 @@ module Heddle
         def self.validate!(block, options)
           raise ArgumentError, "worker: :redis takes handler: (a name given to Heddle.handler), not a block" if block
 
-          unknown = options.keys - %i[handler url] - DEFAULTS.keys
+          unknown = options.keys - %i[handler url] - DEFAULTS.keys - Config::OPTIONS
           raise ArgumentError, "unknown option(s) #{unknown.map { |k| "#{k}:" }.join(', ')} for worker: :redis" if
             unknown.any?
 
           validate_handler!(options[:handler])
           Client.validate_url!(options[:url])
-          DEFAULTS.each_key do |key|
-            value = options.fetch(key, DEFAULTS[key])
-            raise ArgumentError, "#{key}: must be positive seconds, got #{value.inspect}" unless
-              value.is_a?(Numeric) && value.positive?
-          end
+          DEFAULTS.each_key { |key| validate_seconds!(key, options.fetch(key, DEFAULTS[key])) }
+          Config.new(url: options[:url], **options.slice(*Config::OPTIONS))
+        end
+
+        # @api private
+        def self.validate_seconds!(key, value)
+          return if value.is_a?(Numeric) && value.real? && value.to_f.finite? && value >= MINIMUMS[key] &&
+                    value <= MAXIMUM
+
+          raise ArgumentError, "#{key}: must be seconds from #{MINIMUMS[key]} to #{MAXIMUM}, got #{value.inspect}"
         end
 
         # @api private
@@ -82,13 +98,18 @@ module Heddle
         # @param handler [Symbol, String] a name given to {Heddle.handler}
         # @param url [String] redis://host:port/db
         # @param item_timeout [Numeric, nil] seconds per item, enforced on the worker
-        # @param options [Hash] visibility_timeout:, ttl:, reconnect_timeout: (seconds, see {DEFAULTS})
+        # @param options [Hash] visibility_timeout:, ttl:, reconnect_timeout: (seconds, see {DEFAULTS}),
+        #   and {Config::OPTIONS} (namespace:, format:, secret:, credentials, TLS files)
         # @raise [ConnectionLostError] when Redis cannot be reached
+        # @raise [AuthenticationError] when it refuses the credentials
+        # @raise [ArgumentError] when it refuses the URL's db
         def initialize(size:, handler:, url:, item_timeout: nil, **options)
           # No check here: Heddle::Pool builds it from options Workers::PoolOptions.check! has passed.
-          settings = DEFAULTS.merge(options)
+          settings = DEFAULTS.merge(options.slice(*DEFAULTS.keys))
           @handler_name = handler.to_sym
           @url = url
+          @config = Config.new(url: url, **options.slice(*Config::OPTIONS))
+          @codec = @config.codec
           @visibility_ms = (settings[:visibility_timeout] * 1000).ceil
           @ttl = settings[:ttl]
           @reconnect_timeout = settings[:reconnect_timeout]
@@ -135,8 +156,18 @@ module Heddle
           done = @lock.synchronize do
             @tickets.select { |_, t| t.finished? }.each_key { |n| @tickets.delete(n) }.values
           end
-          ids = done.flat_map { |t| t.entries.filter_map(&:id) }
+          delete_jobs(client, done) unless done.empty?
+        end
+
+        # @api private
+        # Deletes the entries and won keys of jobs that are over.
+        # @param client [RedisClient]
+        # @param tickets [Array<Ticket>]
+        # @return [void]
+        def delete_jobs(client, tickets)
+          ids = tickets.flat_map { |t| t.entries.filter_map(&:id) }
           client.call_v(["XDEL", @keys[:items], *ids]) unless ids.empty?
+          client.call_v(["UNLINK", *tickets.map { |t| @ns.won(@pool_id, t.number) }])
         end
 
         # @api private
@@ -154,8 +185,7 @@ module Heddle
         # @api private
         # @return [(Array<String>, Array<String>, Integer)] live workers, those that know the handler, their slots
         def servers(client)
-          alive, serving, slots = Scripts::SERVERS.call(client, [Keys::WORKERS, Keys.serves(@handler_name), Keys::SLOTS],
-                                                        [])
+          alive, serving, slots = Scripts::SERVERS.call(client, [@ns.workers, @ns.serves(@handler_name), @ns.slots], [])
           @slots = slots
           @slots_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           [alive, serving, slots]
@@ -178,7 +208,7 @@ module Heddle
             pipe.call("HSET", @keys[:meta], "handler", @handler_name, "visibility", @visibility_ms, "ttl", ttl_ms)
           end
           Scripts::KEEPALIVE.call(client, keepalive_keys, [@pool_id, ttl_ms])
-          client.call("PUBLISH", Keys::ANNOUNCE, @handler_name)
+          client.call("PUBLISH", @ns.announce, @handler_name)
         end
 
         # @api private
@@ -186,10 +216,12 @@ module Heddle
         # @param client [RedisClient]
         # @return [void]
         def remove_keys(client)
+          won = (1..@numbers).map { |number| @ns.won(@pool_id, number) }
           client.pipelined do |pipe|
             pipe.call("DEL", @keys[:items], @keys[:results], @keys[:meta])
+            won.each_slice(1000) { |keys| pipe.call_v(["UNLINK", *keys]) }
             pipe.call("ZREM", @keys[:pools], @pool_id)
-            pipe.call("PUBLISH", Keys::ANNOUNCE, @handler_name)
+            pipe.call("PUBLISH", @ns.announce, @handler_name)
           end
         rescue RedisClient::Error
           nil # the keys expire by themselves after ttl
@@ -199,14 +231,15 @@ module Heddle
 
         def start
           @pool_id = "#{Codec.host}-#{Process.pid}-#{SecureRandom.hex(4)}"
-          @keys = { items: Keys.items(@pool_id), results: Keys.results(@pool_id), meta: Keys.meta(@pool_id),
-                    pools: Keys.pools(@handler_name) }
+          @ns = @config.keys
+          @keys = { items: @ns.items(@pool_id), results: @ns.results(@pool_id), meta: @ns.meta(@pool_id),
+                    pools: @ns.pools(@handler_name) }
           @lock = Mutex.new
           @tickets = {}
           @numbers = 0
           @released = false
-          @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout)
-          @command = Client.connect(@url)
+          @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout, @codec, @pool_id)
+          @command = @config.connect
           @command_lock = Mutex.new
           command("could not create the pool") do |client|
             create_keys(client)
@@ -225,7 +258,7 @@ module Heddle
         # Plans a job's entries and adds them to the stream.
         def publish(job)
           ensure_running!
-          ticket = Ticket.new(job, @lock.synchronize { @numbers += 1 })
+          ticket = Ticket.new(job, @lock.synchronize { @numbers += 1 }, @codec)
           @publisher.plan(ticket, planned_slots)
           return if job.finished?
 
@@ -246,12 +279,15 @@ module Heddle
         end
 
         # Runs a command on the caller's connection; retries a broken
-        # connection until reconnect_timeout, then raises ConnectionLostError.
+        # connection or a server that refuses for now (LOADING, BUSY,
+        # READONLY...) until reconnect_timeout, then raises
+        # ConnectionLostError; refused credentials raise at once.
         def command(what)
           started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           begin
             @command_lock.synchronize { yield @command }
-          rescue RedisClient::ConnectionError => e
+          rescue RedisClient::Error => e
+            refused!(what, e)
             raise lost(what, e) if Process.clock_gettime(Process::CLOCK_MONOTONIC) - started >= @reconnect_timeout
 
             sleep 0.1
@@ -259,10 +295,22 @@ module Heddle
           end
         end
 
+        # Errors asking again will not cure, raised at once naming the fix.
+        def refused!(what, error)
+          if Client.auth?(error)
+            raise AuthenticationError, "#{what} for handler #{@handler_name.inspect}: #{@config.redacted} refused " \
+                                       "the credentials (#{error.message}); set password:/username: (or " \
+                                       "HEDDLE_REDIS_PASSWORD[_FILE], HEDDLE_REDIS_USERNAME)"
+          end
+          if error.message.include?("DB index is out of range")
+            raise ArgumentError, "url: #{@config.redacted} names a db the server does not have (#{error.message})"
+          end
+          raise error unless Client.transient?(error)
+        end
+
         def lost(what, error)
-          ConnectionLostError.new("#{what} for handler #{@handler_name.inspect}: lost the connection to " \
-                                  "#{Client.redact(@url)} (#{error.class}: #{error.message}) and could not " \
-                                  "reconnect within #{@reconnect_timeout} s")
+          ConnectionLostError.new("#{what} for handler #{@handler_name.inspect}: " \
+                                  "#{Client.outage(@url, error, @reconnect_timeout)}")
         end
 
         def stop(kill:)

@@ -2,6 +2,7 @@
 
 require "optparse"
 require "logger"
+require_relative "codec"
 
 module Heddle
   module Workers
@@ -23,6 +24,7 @@ module Heddle
           @out = out
           @options = { url: ENV.fetch("HEDDLE_REDIS_URL", nil), requires: [], concurrency: 1, kind: :thread,
                        drain_timeout: Daemon::DRAIN_TIMEOUT, level: Logger::INFO }
+          @config = {}
         end
 
         # @return [Integer] the exit status (2 for a bad command line)
@@ -35,7 +37,7 @@ module Heddle
         rescue OptionParser::ParseError, ArgumentError => e
           warn "heddle worker: #{e.message}\n#{parser}"
           2
-        rescue LoadError => e
+        rescue LoadError, Daemon::RefusedError => e
           warn "heddle worker: #{e.message}"
           1
         end
@@ -45,7 +47,7 @@ module Heddle
         def daemon
           @out.sync = true if @out.respond_to?(:sync=)
           Daemon.new(url: @options[:url], requires: @options[:requires], concurrency: @options[:concurrency],
-                     kind: @options[:kind], drain_timeout: @options[:drain_timeout], logger: logger)
+                     kind: @options[:kind], drain_timeout: @options[:drain_timeout], logger: logger, **@config)
         end
 
         def logger
@@ -67,7 +69,27 @@ module Heddle
               @options[:drain_timeout] = v
             end
             o.on("--quiet", "log warnings only (no line per batch)") { @options[:level] = Logger::WARN }
+            connection_options(o)
           end
+        end
+
+        # The {Config} options: where the keys live, the wire format, and
+        # secrets read from files (never from the command line, which `ps` shows).
+        def connection_options(o) # rubocop:disable Naming/MethodParameterName -- as the parser block's `o` above
+          o.on("--namespace NS", "the callers' namespace: (default heddle, or HEDDLE_REDIS_NAMESPACE)") do |v|
+            @config[:namespace] = v
+          end
+          o.on("--format FORMAT", Codec::FORMATS, "json (default) or marshal_trusted_redis_only") do |v|
+            @config[:format] = v
+          end
+          o.on("--secret-file FILE", "sign and check entries with this secret (or HEDDLE_REDIS_SECRET[_FILE])") do |v|
+            @config[:secret_file] = v
+          end
+          o.on("--username NAME", "ACL user (or HEDDLE_REDIS_USERNAME)") { |v| @config[:username] = v }
+          o.on("--password-file FILE", "password (or HEDDLE_REDIS_PASSWORD[_FILE])") { |v| @config[:password_file] = v }
+          o.on("--tls-ca-file FILE", "trust this CA for rediss://") { |v| @config[:ssl_ca_file] = v }
+          o.on("--tls-cert-file FILE", "client certificate for rediss://") { |v| @config[:ssl_cert_file] = v }
+          o.on("--tls-key-file FILE", "client key for rediss://") { |v| @config[:ssl_key_file] = v }
         end
       end
     end

@@ -11,6 +11,11 @@ module Heddle
         # Seconds to wait for a connection or a non-blocking reply: a server on
         # the network answers in milliseconds; longer means it is gone.
         TIMEOUT = 5.0
+        # Error codes that mean "not now": retried with backoff.
+        TRANSIENT = %w[LOADING BUSY TRYAGAIN MASTERDOWN READONLY OOM MISCONF CLUSTERDOWN NOREPLICAS
+                       NOMASTERLINK].freeze
+        # Error codes that mean the credentials are wrong: fail at once.
+        AUTH = %w[NOAUTH WRONGPASS NOPERM].freeze
 
         class << self
           # @return [true]
@@ -21,15 +26,6 @@ module Heddle
           rescue LoadError => e
             raise LoadError, "worker: :redis and `heddle worker` need the redis-client gem: add " \
                              "`gem \"redis-client\"` to your Gemfile and run `bundle install` (#{e.message})"
-          end
-
-          # @param url [String] redis://host:port/db
-          # @return [RedisClient] a new connection (it connects on first use)
-          # @raise [ArgumentError] for a URL that is not redis:// or rediss://
-          def connect(url)
-            load_gem
-            RedisClient.config(url: url, connect_timeout: TIMEOUT, read_timeout: TIMEOUT, write_timeout: TIMEOUT,
-                               protocol: 3).new_client
           end
 
           # @param url [Object]
@@ -46,13 +42,40 @@ module Heddle
           # @return [String]
           def redact(url) = url.sub(%r{//[^@/]*@}, "//***@")
 
-          # Whether an error means the connection is gone (a restart, a network
-          # failure), as opposed to a command Redis refused.
+          # Whether an error passes if asked again later: the connection is
+          # gone (a restart, a network failure), or the server refuses for now
+          # (LOADING its dataset, BUSY in a script, READONLY replica during a
+          # failover, OOM, MISCONF after a failed save...).
           # @param error [Exception]
           # @return [Boolean]
-          def connection_error?(error)
-            defined?(RedisClient::ConnectionError) && error.is_a?(RedisClient::ConnectionError)
+          def transient?(error)
+            return false unless defined?(RedisClient::Error) && error.is_a?(RedisClient::Error)
+
+            error.is_a?(RedisClient::ConnectionError) || TRANSIENT.include?(code(error))
           end
+
+          # Whether the server refused our credentials: asking again will not help.
+          # @param error [Exception]
+          # @return [Boolean]
+          def auth?(error)
+            defined?(RedisClient::CommandError) && error.is_a?(RedisClient::CommandError) &&
+              AUTH.include?(code(error))
+          end
+
+          # What went wrong for `seconds`, for error messages.
+          # @param url [String] @param error [Exception] @param seconds [Numeric]
+          # @return [String]
+          def outage(url, error, seconds)
+            if error.is_a?(RedisClient::ConnectionError)
+              "lost the connection to #{redact(url)} (#{error.class}: #{error.message}) and could not reconnect " \
+                "within #{seconds} s"
+            else
+              "#{redact(url)} kept refusing (#{error.class}: #{error.message}) for #{seconds} s"
+            end
+          end
+
+          # @param error [Exception] @return [String, nil] the error's code, e.g. "LOADING"
+          def code(error) = error.message[/\A[A-Z]+/]
         end
       end
     end

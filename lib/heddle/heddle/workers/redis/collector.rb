@@ -53,7 +53,7 @@ module Heddle
         private
 
         def run
-          @client = Client.connect(@backend.url)
+          @client = @backend.config.connect
           step_or_reconnect until done?
           @backend.remove_keys(@client) if @backend.released?
         ensure
@@ -64,10 +64,16 @@ module Heddle
         # the waiting jobs were cancelled by the shutdown).
         def done? = @stopping && (@backend.released? || @backend.idle? || @lost_since)
 
+        # Nothing Redis answers ends the thread: a refusal for now (LOADING,
+        # BUSY, READONLY, OOM...) or a broken connection is retried with
+        # backoff until reconnect_timeout, then fails the waiting items;
+        # refused credentials fail them at once.
         def step_or_reconnect
           step
-        rescue RedisClient::ConnectionError => e
-          lost(e)
+        rescue RedisClient::Error => e
+          Client.auth?(e) ? refused(e) : lost(e)
+        rescue StandardError => e
+          lost(e) # a bug of ours must not hang the map either: it fails after reconnect_timeout
         end
 
         def step
@@ -79,11 +85,29 @@ module Heddle
           periodic
         end
 
+        # One result batch to its ticket. A batch that fails its signature or
+        # does not decode fails the items it names, and nothing else.
         def route(id, fields)
           @last = id
           fields = fields.each_slice(2).to_h
-          ticket = @backend.ticket(fields["j"].to_i)
-          ticket&.deliver(fields["a"].split(",").map!(&:to_i), Codec.load(fields["p"]))
+          ticket = @backend.ticket(fields["j"].to_i) or return
+          accepted = fields["a"].to_s.split(",").map!(&:to_i)
+          why = forged(fields)
+          return ticket.reject(accepted, why) if why
+
+          ticket.deliver(accepted, @backend.codec.load_batch(fields["p"]))
+        rescue Codec::DecodeError => e
+          ticket.reject(accepted, "it does not decode as #{@backend.codec.format} (#{e.message})")
+        end
+
+        # Why a batch's signature is wrong, or nil when right (or no secret is set).
+        def forged(fields)
+          signer = @backend.codec.signer or return nil
+          return nil if signer.valid?([@backend.pool_id, fields["j"], fields["p"]], fields["s"])
+
+          state = fields["s"].to_s.empty? ? "missing" : "wrong"
+          "its signature is #{state} (written by a worker without this pool's " \
+            "secret, or by someone else)"
         end
 
         def periodic
@@ -138,6 +162,7 @@ module Heddle
         # command) until reconnect_timeout has passed, then fail what waits.
         def lost(error)
           @client_id = nil
+          @client.close if error.is_a?(RedisClient::CommandError) # e.g. LOADING: reconnect, as after a restart
           now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           @lost_since ||= now
           if now - @lost_since >= @backend.reconnect_timeout
@@ -146,11 +171,20 @@ module Heddle
           sleep([MAX_BACKOFF, 0.05 * (2**[@attempts = (@attempts || 0) + 1, 4].min)].min)
         end
 
+        def refused(error)
+          @backend.fail_waiting do |index, item|
+            AuthenticationError.new("item #{Error.describe(item)} (index #{index}) of handler " \
+                                    "#{@backend.handler_name.inspect} has no result: #{@backend.config.redacted} " \
+                                    "refused the credentials (#{error.message})", item: item, index: index)
+          end
+          sleep MAX_BACKOFF
+        end
+
         def connection_lost(index, item, error)
           ConnectionLostError.new("item #{Error.describe(item)} (index #{index}) of handler " \
-                                  "#{@backend.handler_name.inspect} has no result: lost the connection to " \
-                                  "#{Client.redact(@backend.url)} (#{error.class}: #{error.message}) and could not " \
-                                  "reconnect within #{@backend.reconnect_timeout} s", item: item, index: index)
+                                  "#{@backend.handler_name.inspect} has no result: " \
+                                  "#{Client.outage(@backend.url, error, @backend.reconnect_timeout)}",
+                                  item: item, index: index)
         end
 
         # Back after a broken connection: Redis may have restarted, losing

@@ -3,6 +3,7 @@
 require "etc"
 require_relative "client"
 require_relative "keys"
+require_relative "config"
 require_relative "script"
 require_relative "scripts"
 require_relative "errors"
@@ -10,6 +11,7 @@ require_relative "codec"
 require_relative "directory"
 require_relative "node"
 require_relative "heartbeat"
+require_relative "publisher"
 require_relative "entry_run"
 require_relative "lane"
 
@@ -35,18 +37,23 @@ module Heddle
         # What the signal pipe carries: the first letter of each signal.
         SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
 
+        # The server refused the worker at start (credentials, db): it exits 1.
+        class RefusedError < StandardError; end
+
         # @param url [String] redis://host:port/db
         # @param requires [Array<String>] files that define handlers (Heddle.handler)
         # @param concurrency [Integer] lanes: items run at once
         # @param kind [Symbol] :thread, :fiber or :process
         # @param logger [Logger]
         # @param drain_timeout [Numeric] seconds
+        # @param options [Hash] {Config::OPTIONS}: namespace:, format:, secret:/secret_file:, credentials, TLS files
         # @raise [ArgumentError] naming a bad option
         # @raise [LoadError] naming the gem to add when redis-client is missing
-        def initialize(url:, logger:, requires: [], concurrency: 1, kind: :thread, drain_timeout: DRAIN_TIMEOUT) # rubocop:disable Metrics/ParameterLists -- the command line's options
+        def initialize(url:, logger:, requires: [], concurrency: 1, kind: :thread, # rubocop:disable Metrics/ParameterLists -- the command line's options
+                       drain_timeout: DRAIN_TIMEOUT, **options)
           # Here, not at load: `heddle worker --help` needs only this class's constants.
           Client.load_gem
-          Client.validate_url!(url)
+          @config = Config.new(url: url, **options)
           raise ArgumentError, "concurrency must be a positive Integer, got #{concurrency.inspect}" unless
             concurrency.is_a?(Integer) && concurrency.positive?
           unless KINDS.include?(kind)
@@ -54,7 +61,6 @@ module Heddle
                   "worker must be one of #{KINDS.join(', ')}, got #{kind.inspect}"
           end
 
-          @url = url
           @requires = requires
           @concurrency = concurrency
           @kind = kind
@@ -71,15 +77,34 @@ module Heddle
           raise ArgumentError, "no handler is defined: --require a file that calls Heddle.handler(:name) { ... }" if
             @handlers.empty?
 
+          check_server
           @signals = install_traps
-          @logger.info("serving #{@handlers.map(&:inspect).join(', ')} from #{Client.redact(@url)} with " \
-                       "#{@concurrency} #{@kind} lane#{'s' unless @concurrency == 1}")
+          @logger.info("serving #{@handlers.map(&:inspect).join(', ')} from #{@config.redacted} (namespace " \
+                       "#{@config.keys.namespace}, format #{@config.codec.format}" \
+                       "#{', signed' if @config.codec.signer}) with #{@concurrency} #{@kind} " \
+                       "lane#{'s' unless @concurrency == 1}")
           @kind == :process ? run_processes : run_lanes(@concurrency, slots: @concurrency)
           @logger.info("stopped")
           0
         end
 
         private
+
+        # Refused credentials or a db the server lacks end the worker at
+        # start, in one line (a worker that stayed up would log for ever);
+        # a server that is down or loading is waited for by the lanes.
+        def check_server
+          client = @config.connect
+          client.call("PING")
+        rescue RedisClient::Error => e
+          if Client.auth?(e)
+            raise RefusedError, "#{@config.redacted} refused the credentials (#{e.message}); set --username and " \
+                                "--password-file (or HEDDLE_REDIS_USERNAME, HEDDLE_REDIS_PASSWORD[_FILE])"
+          end
+          raise RefusedError, "#{@config.redacted}: #{e.message}" if e.message.include?("DB index is out of range")
+        ensure
+          client&.close
+        end
 
         def install_traps
           reader, writer = IO.pipe
@@ -91,7 +116,7 @@ module Heddle
 
         # Lanes in this process; the heartbeat registers `slots` unless nil.
         def run_lanes(count, slots:, parent: nil)
-          node = Node.new(url: @url, handlers: @handlers, logger: @logger)
+          node = Node.new(config: @config, handlers: @handlers, logger: @logger)
           heartbeat = Heartbeat.new(node, slots: slots)
           lanes = Array.new(@kind == :fiber ? 1 : count) { |slot| start_lane(node, slot, count) }
           until lanes.none?(&:alive?)
@@ -155,7 +180,7 @@ module Heddle
         # `--worker process`: forked lane processes, replaced when they die;
         # this process registers them and forwards signals.
         def run_processes
-          node = Node.new(url: @url, handlers: @handlers, logger: @logger)
+          node = Node.new(config: @config, handlers: @handlers, logger: @logger)
           heartbeat = Heartbeat.new(node, slots: @concurrency, directory: false)
           children = Array.new(@concurrency) { |i| [fork_lane(i), i] }.to_h
           supervise(node, children) until children.empty?

@@ -17,8 +17,10 @@ module Heddle
         attr_reader :generation
 
         # @param handlers [Array<Symbol>] the handlers this process knows
-        def initialize(handlers)
+        # @param keys [Keys] the namespace's key names
+        def initialize(handlers, keys)
           @handlers = handlers
+          @keys = keys
           @streams = [].freeze
           @by_key = {}.freeze
           @generation = 0
@@ -34,9 +36,9 @@ module Heddle
         # @return [Boolean] whether the list changed
         def refresh(client)
           found = @handlers.flat_map do |handler|
-            Scripts::POOLS.call(client, [Keys.pools(handler)],
-                                ["heddle:pool:"]).each_slice(3).map do |id, visibility, ttl|
-              Stream.new(id, handler, Keys.items(id), visibility.to_i, ttl.to_i)
+            Scripts::POOLS.call(client, [@keys.pools(handler)],
+                                [@keys.pool_prefix, handler]).each_slice(3).map do |id, visibility, ttl|
+              Stream.new(id, handler, @keys.items(id), visibility.to_i, ttl.to_i)
             end
           end
           return false if found.map(&:key) == @streams.map(&:key)

@@ -18,6 +18,8 @@ module Heddle
       class EntryRun
         # Seconds between deliveries of a running entry's results.
         FLUSH = 0.05
+        # What an entry's job number and first index look like.
+        DIGITS = /\A\d{1,18}\z/
         # Deliveries after which the item being run when workers died fails.
         MAX_DELIVERIES = 4
         # Idle milliseconds given to a released entry: past any visibility
@@ -46,6 +48,8 @@ module Heddle
 
         # @return [void]
         def call
+          return malformed unless DIGITS.match?(@fields["j"].to_s) && DIGITS.match?(@fields["f"].to_s)
+
           started = @started = now
           @flushed_at = started
           items = load_items
@@ -56,11 +60,44 @@ module Heddle
 
         private
 
+        # An entry no caller wrote (no job or index to answer to): acknowledged
+        # and logged, nothing run.
+        def malformed
+          retrying { @client.call("XACK", @stream.key, Keys::GROUP, @id) }
+          @node.logger.warn("#{@stream.handler} pool #{@stream.pool}: entry #{@id} is malformed (no job number or " \
+                            "first index); acknowledged, not run")
+        end
+
+        # The codec results go back in: the entry's own format (dumping is
+        # safe; only loading is opted into), so its caller can read why the
+        # items failed.
+        def reply = @reply ||= codec.replying_to(@fields["e"])
+
+        # The entry's items, once its signature, format and shape are
+        # checked; else every index it claims fails with why.
         def load_items
-          Codec.load(@fields["p"])
+          reject!
+          items = codec.load(@fields["p"])
+          raise Codec::DecodeError, "items must be a list, got #{items.class}" unless items.is_a?(Array)
+
+          items
         rescue StandardError => e
           @results = unloadable(e)
           nil
+        end
+
+        def codec = @node.codec
+
+        def reject!
+          if codec.signer && !codec.signer.valid?(Publisher.signed_parts(@stream.pool, @stream.handler, @fields),
+                                                  @fields["s"])
+            raise Codec::DecodeError, "its signature is #{@fields['s'] ? 'wrong' : 'missing'}: written without " \
+                                      "this worker's secret"
+          end
+          return if codec.accepts?(@fields["e"])
+
+          raise Codec::DecodeError, "it is in format #{@fields['e'].inspect}, and this worker takes " \
+                                    "#{codec.tag.inspect} (--format)"
         end
 
         def run(items)
@@ -92,7 +129,7 @@ module Heddle
           error = WorkerDiedError.new("item #{Error.describe(item)} of handler #{@stream.handler.inspect} ended its " \
                                       "worker's lane thread (Thread.exit or Thread#kill in the handler); the worker " \
                                       "starts another lane", item: item)
-          @results << [index, Codec::RAISED, Codec.dump_error(error)]
+          @results << [index, Codec::RAISED, codec.dump_error(error)]
           @counts[:raised] += 1
           @released = true
           release
@@ -102,7 +139,7 @@ module Heddle
         # The first item run in an entry taken over too often is taken for the
         # one that kills workers: it fails, the others run.
         def outcome(item)
-          return Codec.outcome(Handlers[@stream.handler], item, @fields["t"]&.to_f, @stream.handler) unless @suspect
+          return codec.outcome(Handlers[@stream.handler], item, @fields["t"]&.to_f, @stream.handler) unless @suspect
 
           @suspect = false
           died(item)
@@ -123,13 +160,18 @@ module Heddle
           return if @results.empty? && !ack
 
           indices = @results.map(&:first)
-          args = [@stream.ttl_ms, @node.id, @fields["j"], Marshal.dump(@results), @id, ack ? 1 : 0, Keys::GROUP,
-                  *indices]
-          keys = [Keys.won(@stream.pool, @fields["j"]), Keys.results(@stream.pool), @stream.key]
-          code = retrying { Scripts::DELIVER.call(@client, keys, args) }
+          keys = [@node.keys.won(@stream.pool, @fields["j"]), @node.keys.results(@stream.pool), @stream.key]
+          code = retrying { Scripts::DELIVER.call(@client, keys, deliver_args(indices, ack)) }
           @flushed_at = now
           code.negative? ? gone(code, indices.size) : @counts[:dropped] += code
           @results = []
+        end
+
+        # DELIVER's ARGV: the batch in the entry's format, signed when a secret is set.
+        def deliver_args(indices, ack)
+          batch = reply.dump_batch(@results)
+          signature = codec.signer ? codec.signer.sign([@stream.pool, @fields["j"], batch]) : ""
+          [@stream.ttl_ms, @node.id, @fields["j"], batch, @id, ack ? 1 : 0, Keys::GROUP, signature, *indices]
         end
 
         def gone(code, count)
@@ -144,12 +186,13 @@ module Heddle
           retrying { Scripts::TOUCH.call(@client, [@stream.key], [Keys::GROUP, @consumer, RELEASE_IDLE, @id]) }
         end
 
-        # Delivery survives a Redis restart: it is retried (the first result
-        # of an index still wins) until the worker must let go.
+        # Delivery survives a Redis restart and a server that refuses for
+        # now (LOADING, BUSY, OOM...): it is retried (the first result of an
+        # index still wins) until the worker must let go.
         def retrying
           yield
-        rescue RedisClient::ConnectionError => e
-          raise if @node.release_now?
+        rescue RedisClient::Error => e
+          raise if @node.release_now? || !Client.transient?(e)
 
           @node.logger.warn("could not deliver results (#{e.message}); retrying") unless @retried
           @retried = true
@@ -160,7 +203,7 @@ module Heddle
         # @return [Hash{Integer => true}] the indices that already have a result
         def won(count)
           indices = (@from...(@from + count)).to_a
-          winners = @client.call_v(["HMGET", Keys.won(@stream.pool, @fields["j"]), *indices])
+          winners = retrying { @client.call_v(["HMGET", @node.keys.won(@stream.pool, @fields["j"]), *indices]) }
           indices.zip(winners).select { |_, w| w }.to_h { |i, _| [i, true] }
         end
 
@@ -168,16 +211,18 @@ module Heddle
           error = WorkerDiedError.new("item #{Error.describe(item)} of handler #{@stream.handler.inspect} was taken " \
                                       "by #{@deliveries - 1} workers that died or stalled while running it; it " \
                                       "may crash its worker", item: item)
-          [Codec::RAISED, Codec.dump_error(error)]
+          [Codec::RAISED, codec.dump_error(error)]
         end
 
         # Every index of an entry whose items this process cannot load.
         def unloadable(error)
           message = "worker #{@node.id} could not load the items of handler #{@stream.handler.inspect} " \
-                    "(#{error.class}: #{error.message}); start it with --require of the file that defines " \
-                    "their classes"
-          data = Codec.dump_error(UnmarshalableError.new(message))
-          count = @fields.fetch("n", nil)&.to_i || 1
+                    "(#{error.class}: #{error.message})"
+          message += "; start it with --require of the file that defines their classes" unless
+            error.is_a?(Codec::DecodeError)
+          @node.logger.warn("#{@stream.handler} pool #{@stream.pool}: entry #{@id} rejected: #{error.message}")
+          data = reply.dump_error(UnmarshalableError.new(message))
+          count = @fields.fetch("n", "1").to_i.clamp(1, Publisher::MAX_CHUNK)
           Array.new(count) { |k| [@from + k, Codec::RAISED, data] }
         end
 

@@ -8,6 +8,15 @@ module Heddle
       # items without a result are failed with this error, never left waiting.
       class ConnectionLostError < Workers::Error; end
 
+      # The server refused the credentials (NOAUTH, WRONGPASS, NOPERM): the
+      # pool fails at once, since asking again cannot succeed.
+      class AuthenticationError < Workers::Error; end
+
+      # An entry or result batch failed its signature (a secret is set and
+      # it was written by someone without it), or did not decode: that one
+      # item's error.
+      class RejectedEntryError < Workers::Error; end
+
       # Workers are alive on the pool's Redis but none knows the pool's
       # handler: they were started without the file that defines it.
       class NoWorkerError < Workers::Error; end

@@ -13,9 +13,15 @@ module Heddle
       class Heartbeat
         # Seconds between beats at most; shorter when a pool's visibility
         # timeout is short (a third of it), so touches always come in time.
-        BEAT = 1.0
+        BEAT = 0.5
         # Seconds a registration lives without a beat.
         REGISTRATION_TTL = 5.0
+        # Seconds after its last beat that a process counts as dead and other
+        # workers take its entries (three beats: one late beat on a loaded
+        # machine costs a duplicate run at worst, never a lost or doubled result).
+        ALIVE_TTL = 1.5
+        # Seconds between tries while Redis refuses or is gone, at most.
+        MAX_BACKOFF = 1.0
 
         # @param node [Node]
         # @param slots [Integer, nil] items the process runs at once; nil: do not register
@@ -42,7 +48,7 @@ module Heddle
         def wake_lanes
           ids = @node.lane_client_ids
           @wake_lock.synchronize do # the heartbeat and the signal watcher both wake lanes
-            @wake_client ||= Client.connect(@node.url)
+            @wake_client ||= @node.connect
             ids.each { |id| @wake_client.call("CLIENT", "UNBLOCK", id) }
           end
         rescue RedisClient::Error
@@ -52,7 +58,7 @@ module Heddle
         private
 
         def run
-          @client = Client.connect(@node.url)
+          @client = @node.connect
           # Listening before registering: a caller that sees this worker
           # registered and then announces a pool is heard, not missed until
           # the next beat.
@@ -64,27 +70,52 @@ module Heddle
           @pubsub&.close
         end
 
+        # Nothing Redis answers ends the thread (a dead heartbeat would leave
+        # the worker unregistered for good): errors are logged once per
+        # outage and retried with backoff.
         def beat
+          Scripts::ALIVE.call(@client, [keys.alive], [@node.id, (ALIVE_TTL * 1000).to_i])
           register if @slots
           touch
           wake_lanes if @directory && @node.directory.refresh(@client)
+          recovered
           listen
-        rescue RedisClient::ConnectionError => e
+        rescue StandardError => e
+          failed(e)
+        end
+
+        def keys = @node.keys
+
+        def failed(error)
+          @pubsub&.close
           @pubsub = nil
-          @node.logger.warn("heartbeat: lost the connection to #{Client.redact(@node.url)} (#{e.message}); retrying")
-          sleep interval
+          @client.close if error.is_a?(RedisClient::CommandError) # reconnect, as after a restart
+          unless @backoff
+            @node.logger.warn("heartbeat: #{@node.config.redacted} failed (#{error.class}: #{error.message}); " \
+                              "retrying")
+          end
+          @backoff = [(@backoff || 0.05) * 2, MAX_BACKOFF].min
+          sleep @backoff
+        end
+
+        def recovered
+          return unless @backoff
+
+          @backoff = nil
+          @node.logger.info("heartbeat: #{@node.config.redacted} answers again")
         end
 
         def register
-          keys = [Keys::WORKERS, Keys::SLOTS, *@node.handlers.map { |h| Keys.serves(h) }]
-          Scripts::REGISTER.call(@client, keys, [@node.id, (REGISTRATION_TTL * 1000).to_i, @slots])
+          names = [keys.workers, keys.slots, *@node.handlers.map { |h| keys.serves(h) }]
+          Scripts::REGISTER.call(@client, names, [@node.id, (REGISTRATION_TTL * 1000).to_i, @slots])
         end
 
         def unregister
           @client.pipelined do |pipe|
-            pipe.call("ZREM", Keys::WORKERS, @node.id)
-            pipe.call("HDEL", Keys::SLOTS, @node.id)
-            @node.handlers.each { |h| pipe.call("ZREM", Keys.serves(h), @node.id) }
+            pipe.call("ZREM", keys.workers, @node.id)
+            pipe.call("ZREM", keys.alive, @node.id)
+            pipe.call("HDEL", keys.slots, @node.id)
+            @node.handlers.each { |h| pipe.call("ZREM", keys.serves(h), @node.id) }
           end
         rescue RedisClient::Error
           nil # the registration expires by itself
@@ -108,13 +139,13 @@ module Heddle
 
         def listen_first
           @pubsub = subscribe
-        rescue RedisClient::ConnectionError
+        rescue RedisClient::Error
           @pubsub = nil # the beat subscribes once Redis answers
         end
 
         def subscribe
-          pubsub = Client.connect(@node.url).pubsub
-          pubsub.call("SUBSCRIBE", Keys::ANNOUNCE)
+          pubsub = @node.connect.pubsub
+          pubsub.call("SUBSCRIBE", keys.announce)
           pubsub
         end
 

@@ -3,48 +3,66 @@
 module Heddle
   module Workers
     module Redis
-      # The names of every key heddle keeps in Redis, in one place. All start
-      # with "heddle:"; a pool's keys with "heddle:pool:<id>:", so that its caller
-      # can make them expire together.
+      # The names of every key heddle keeps in Redis, in one place, under a
+      # namespace (default "heddle"): two applications on one Redis with
+      # different namespaces never see each other's workers, pools or items.
+      # A pool's keys start with "<ns>:pool:<id>:", so that its caller can
+      # make them expire together.
       #
-      # - `heddle:workers` (sorted set): live worker processes, scored by when their registration expires
-      # - `heddle:slots` (hash): worker => how many items it runs at once
-      # - `heddle:serves:<handler>` (sorted set): live workers that know the handler
-      # - `heddle:pools:<handler>` (sorted set): live pools of the handler, scored by expiry
-      # - `heddle:announce` (pub/sub channel): a pool appeared or went away; workers look again
-      # - `heddle:pool:<id>:items` (stream, group "heddle"): the pool's chunks of items
-      # - `heddle:pool:<id>:results` (stream): batches of results, read by the caller
-      # - `heddle:pool:<id>:meta` (hash): the pool's handler and visibility timeout
-      # - `heddle:pool:<id>:won:<job>` (hash): item index => the worker whose result won
-      module Keys
+      # - `<ns>:workers` (sorted set): live worker processes, scored by when their registration expires
+      # - `<ns>:alive` (sorted set): live processes with lanes, scored by when they count as dead
+      # - `<ns>:slots` (hash): worker => how many items it runs at once
+      # - `<ns>:serves:<handler>` (sorted set): live workers that know the handler
+      # - `<ns>:pools:<handler>` (sorted set): live pools of the handler, scored by expiry
+      # - `<ns>:announce` (pub/sub channel): a pool appeared or went away; workers look again
+      # - `<ns>:pool:<id>:items` (stream, group "heddle"): the pool's chunks of items
+      # - `<ns>:pool:<id>:results` (stream): batches of results, read by the caller
+      # - `<ns>:pool:<id>:meta` (hash): the pool's handler and visibility timeout
+      # - `<ns>:pool:<id>:won:<job>` (hash): item index => the worker whose result won
+      class Keys
         # The consumer group every worker reads a pool's items through.
         GROUP = "heddle"
-        # Where workers hear of new pools.
-        ANNOUNCE = "heddle:announce"
-        # Live worker processes.
-        WORKERS = "heddle:workers"
-        # Items each worker runs at once.
-        SLOTS = "heddle:slots"
+        # The namespace when none is given.
+        DEFAULT_NAMESPACE = "heddle"
+        # What a namespace may look like: it starts every key name.
+        NAMESPACE = /\A[A-Za-z0-9_.:-]{1,100}\z/
 
-        module_function
+        # @return [String]
+        attr_reader :namespace, :announce, :workers, :alive, :slots, :pool_prefix
+
+        # @param namespace [String]
+        # @raise [ArgumentError] unless a String matching {NAMESPACE}
+        def initialize(namespace = DEFAULT_NAMESPACE)
+          unless namespace.is_a?(String) && NAMESPACE.match?(namespace)
+            raise ArgumentError, "namespace: must be a String of 1 to 100 letters, digits and _ . : -, got " \
+                                 "#{namespace.inspect}"
+          end
+
+          @namespace = namespace
+          @announce = "#{namespace}:announce"
+          @workers = "#{namespace}:workers"
+          @alive = "#{namespace}:alive"
+          @slots = "#{namespace}:slots"
+          @pool_prefix = "#{namespace}:pool:"
+        end
 
         # @param handler [Symbol, String] @return [String]
-        def serves(handler) = "heddle:serves:#{handler}"
+        def serves(handler) = "#{@namespace}:serves:#{handler}"
 
         # @param handler [Symbol, String] @return [String]
-        def pools(handler) = "heddle:pools:#{handler}"
+        def pools(handler) = "#{@namespace}:pools:#{handler}"
 
         # @param pool [String] the pool's id @return [String]
-        def items(pool) = "heddle:pool:#{pool}:items"
+        def items(pool) = "#{@pool_prefix}#{pool}:items"
 
         # @param pool [String] @return [String]
-        def results(pool) = "heddle:pool:#{pool}:results"
+        def results(pool) = "#{@pool_prefix}#{pool}:results"
 
         # @param pool [String] @return [String]
-        def meta(pool) = "heddle:pool:#{pool}:meta"
+        def meta(pool) = "#{@pool_prefix}#{pool}:meta"
 
         # @param pool [String] @param job [Integer, String] @return [String]
-        def won(pool, job) = "heddle:pool:#{pool}:won:#{job}"
+        def won(pool, job) = "#{@pool_prefix}#{pool}:won:#{job}"
       end
     end
   end

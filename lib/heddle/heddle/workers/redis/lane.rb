@@ -7,8 +7,10 @@ module Heddle
       # pools it knows (XREADGROUP over all their streams), runs it
       # ({EntryRun}), and now and then takes over entries that other
       # consumers left idle past their pool's visibility timeout
-      # (XAUTOCLAIM): a worker that was killed, or stopped, loses its entries
-      # to the others. A worker runs `--concurrency` lanes (threads, fibers
+      # (XAUTOCLAIM), and at once those of consumers whose process's
+      # heartbeat lapsed (killed, stopped): a dead worker's entries move in
+      # about {Heartbeat::ALIVE_TTL} seconds, a live but stuck one's after
+      # the visibility timeout. A worker runs `--concurrency` lanes (threads, fibers
       # or processes), each with its own connection.
       class Lane
         # Seconds a read blocks; the heartbeat wakes it sooner when the pools change.
@@ -20,6 +22,8 @@ module Heddle
         LOOKS = 20
         # Seconds between tries after a broken connection, at most.
         MAX_BACKOFF = 1.0
+        # Seconds between looks for a dead process's entries, at most.
+        DEAD_LOOK = 0.25
 
         # @return [Integer, nil] this lane's connection id on the server
         attr_reader :client_id
@@ -36,16 +40,16 @@ module Heddle
         # Serves until the process drains.
         # @return [void]
         def run
-          @client = Client.connect(@node.url)
+          @client = @node.connect
           until @node.draining?
             begin
               cycle
-            rescue RedisClient::ConnectionError => e
-              lost(e)
             rescue RedisClient::CommandError => e
-              raise unless e.message.start_with?("NOGROUP", "UNBLOCKED")
+              next lost(e) unless e.message.start_with?("NOGROUP", "UNBLOCKED")
 
-              @node.directory.refresh(@client) # a pool went away while we read it
+              refresh # a pool went away while we read it
+            rescue RedisClient::Error => e
+              lost(e)
             end
           end
         ensure
@@ -83,6 +87,8 @@ module Heddle
           return false if now < @reclaim_at
 
           streams.each do |stream|
+            return true if reclaim_dead(stream)
+
             _cursor, entries, = @client.call("XAUTOCLAIM", stream.key, Keys::GROUP, @consumer, stream.visibility_ms,
                                              "0-0", "COUNT", 1)
             next if entries.empty?
@@ -91,8 +97,26 @@ module Heddle
             run_entry(stream, id, fields, deliveries(stream, id)) if fields
             return true
           end
-          @reclaim_at = now + (@node.directory.min_visibility_ms / (1000.0 * LOOKS))
+          @reclaim_at = now + [@node.directory.min_visibility_ms / (1000.0 * LOOKS), DEAD_LOOK].min
           false
+        end
+
+        def refresh
+          @node.directory.refresh(@client)
+        rescue RedisClient::Error => e
+          lost(e)
+        end
+
+        # Takes one entry of a process that is no longer alive, if any.
+        # @return [Boolean] whether one was taken
+        def reclaim_dead(stream)
+          id, fields, deliveries = Scripts::RECLAIM_DEAD.call(@client, [stream.key, @node.keys.alive],
+                                                              [Keys::GROUP, @consumer,
+                                                               (Heartbeat::ALIVE_TTL * 1000).to_i])
+          return false unless id
+
+          run_entry(stream, id, fields, deliveries)
+          true
         end
 
         def deliveries(stream, id)
@@ -107,11 +131,13 @@ module Heddle
           @node.done(stream.key, id, @consumer)
         end
 
+        # Redis is gone or refuses (LOADING, BUSY, READONLY, OOM...): log
+        # once, retry with backoff; the lane never ends for it.
         def lost(error)
           @client_id = nil
+          @client.close if error.is_a?(RedisClient::CommandError)
           unless @backoff
-            @node.logger.warn("lost the connection to #{Client.redact(@node.url)} (#{error.class}: " \
-                              "#{error.message}); retrying")
+            @node.logger.warn("#{@node.config.redacted} failed (#{error.class}: #{error.message}); retrying")
           end
           @backoff = [(@backoff || 0.05) * 2, MAX_BACKOFF].min
           sleep @backoff

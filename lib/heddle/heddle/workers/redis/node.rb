@@ -13,8 +13,8 @@ module Heddle
       class Node
         # @return [String] "host:pid": this process in the registry and in errors
         attr_reader :id
-        # @return [String]
-        attr_reader :url
+        # @return [Config] the server, namespace and wire format
+        attr_reader :config
         # @return [Directory]
         attr_reader :directory
         # @return [Logger]
@@ -22,21 +22,30 @@ module Heddle
         # @return [Array<Symbol>]
         attr_reader :handlers
 
-        # @param url [String]
+        # @param config [Config]
         # @param handlers [Array<Symbol>]
         # @param logger [Logger]
-        def initialize(url:, handlers:, logger:)
-          @url = url
+        def initialize(config:, handlers:, logger:)
+          @config = config
           @handlers = handlers
           @logger = logger
           @id = "#{Codec.host}:#{Process.pid}"
-          @directory = Directory.new(handlers)
+          @directory = Directory.new(handlers, config.keys)
           @active = {}
           @lanes = []
           @lock = Mutex.new
           @draining = false
           @release_at = nil
         end
+
+        # @return [Keys] this worker's key names (its namespace)
+        def keys = @config.keys
+
+        # @return [Codec] the wire format it accepts, and its signer
+        def codec = @config.codec
+
+        # @return [RedisClient] a new connection
+        def connect = @config.connect
 
         # @return [Boolean] take no more entries
         def draining? = @draining

@@ -5,7 +5,7 @@ module Heddle
     module Redis
       # Cuts a job into stream entries and adds them to the pool's stream.
       #
-      # An entry carries a run of consecutive items (Marshal'd together), not
+      # An entry carries a run of consecutive items (encoded together), not
       # one item: a worker's round trips to Redis (read, deliver) are paid per
       # entry, not per item.
       # Runs shrink as the items run out (guided scheduling, as
@@ -21,13 +21,24 @@ module Heddle
         # @param stream [String] the pool's items stream
         # @param handler [Symbol] for messages
         # @param item_timeout [Numeric, nil]
-        def initialize(stream, handler, item_timeout)
+        # @param codec [Codec] the wire format and signer
+        # @param pool [String] the pool's id (signed into each entry)
+        def initialize(stream, handler, item_timeout, codec, pool)
           @stream = stream
           @handler = handler
           @item_timeout = item_timeout
+          @codec = codec
+          @pool = pool
         end
 
-        # Plans a job's entries. Items Marshal cannot carry fail here, at the
+        # The fields of an entry a signature covers, in order.
+        # @param pool [String] @param handler [Symbol, String] @param fields [Hash{String => String}]
+        # @return [Array<String>]
+        def self.signed_parts(pool, handler, fields)
+          [pool, handler, *%w[j f n t x e p].map { |k| fields[k] }]
+        end
+
+        # Plans a job's entries. Items the wire format cannot carry fail here, at the
         # caller, before anything is sent (with fail_fast nothing is sent).
         # @param ticket [Ticket]
         # @param slots [Integer] how many items the live workers run at once
@@ -71,7 +82,7 @@ module Heddle
           ticket.entries << entry(ticket, from, to)
         rescue TypeError, ArgumentError
           items = ticket.job.items
-          Codec.unmarshalable(items[from...to], from).each do |index, error|
+          @codec.unmarshalable(items[from...to], from).each do |index, error|
             bad[index] = unmarshalable(items, index, error)
           end
           (from...to).reject { |i| bad[i] }.slice_when { |a, b| b != a + 1 }.each do |run|
@@ -80,16 +91,18 @@ module Heddle
         end
 
         def entry(ticket, from, to)
-          fields = ["j", ticket.number, "f", from, "n", to - from, "p", Codec.dump_items(ticket.job.items[from...to])]
-          fields.push("t", @item_timeout) if @item_timeout
-          fields.push("x", "1") if ticket.job.fail_fast?
-          Ticket::Entry.new(nil, from, to, fields)
+          fields = { "j" => ticket.number.to_s, "f" => from.to_s, "n" => (to - from).to_s,
+                     "p" => @codec.dump_items(ticket.job.items[from...to]), "e" => @codec.tag }
+          fields["t"] = @item_timeout.to_s if @item_timeout
+          fields["x"] = "1" if ticket.job.fail_fast?
+          fields["s"] = @codec.signer.sign(self.class.signed_parts(@pool, @handler, fields)) if @codec.signer
+          Ticket::Entry.new(nil, from, to, fields.flatten)
         end
 
         def unmarshalable(items, index, error)
           UnmarshalableError.new("item #{Error.describe(items[index])} (index #{index}) cannot be sent to the " \
-                                 "workers of handler #{@handler.inspect}: #{error.message}; send plain data " \
-                                 "that Marshal can carry", item: items[index], index: index)
+                                 "workers of handler #{@handler.inspect}: #{error.message}",
+                                 item: items[index], index: index)
         end
       end
     end

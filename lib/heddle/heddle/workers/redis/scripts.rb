@@ -61,15 +61,16 @@ module Heddle
         LUA
 
         # Worker: the live pools of a handler with their visibility timeouts
-        # and ttls. KEYS: pools(handler); ARGV: "heddle:pool:". Returns [id,
-        # visibility ms, ttl ms, id, ...].
+        # and ttls; a pool whose meta names another handler is skipped (its
+        # items are not this handler's). KEYS: pools(handler); ARGV:
+        # "<ns>:pool:", handler. Returns [id, visibility ms, ttl ms, id, ...].
         POOLS = Script.new(<<~LUA)
           #{NOW}
           redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
           local out = {}
           for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-            local meta = redis.call('HMGET', ARGV[1] .. id .. ':meta', 'visibility', 'ttl')
-            if meta[1] and meta[2] then
+            local meta = redis.call('HMGET', ARGV[1] .. id .. ':meta', 'visibility', 'ttl', 'handler')
+            if meta[1] and meta[2] and meta[3] == ARGV[2] then
               out[#out + 1] = id
               out[#out + 1] = meta[1]
               out[#out + 1] = meta[2]
@@ -82,7 +83,8 @@ module Heddle
         # wins (HSETNX); the batch goes to the results stream with the indices
         # that won, and the entry is acknowledged when it is done. KEYS: won,
         # results, items; ARGV: ttl ms, worker, job, blob, entry id, "1" to
-        # ack it, group, indices... Returns how many results lost (late); -1
+        # ack it, group, signature ("" for none), indices... Returns how
+        # many results lost (late); -1
         # when the pool is gone, -2 when the entry was deleted (its job is
         # over: a failed map, a timeout): the worker stops running it.
         DELIVER = Script.new(<<~LUA)
@@ -90,14 +92,50 @@ module Heddle
           if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
           if #redis.call('XRANGE', KEYS[3], ARGV[5], ARGV[5]) == 0 then return -2 end
           local won = {}
-          for i = 8, #ARGV do
+          for i = 9, #ARGV do
             if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[2]) == 1 then won[#won + 1] = ARGV[i] end
           end
           redis.call('PEXPIRE', KEYS[1], ARGV[1])
           if #won > 0 then
-            redis.call('XADD', KEYS[2], '*', 'j', ARGV[3], 'a', table.concat(won, ','), 'p', ARGV[4])
+            redis.call('XADD', KEYS[2], '*', 'j', ARGV[3], 'a', table.concat(won, ','), 'p', ARGV[4], 's', ARGV[8])
           end
-          return #ARGV - 7 - #won
+          return #ARGV - 8 - #won
+        LUA
+
+        # Worker, every beat: this process (a worker, or a lane process of
+        # one) lives for ttl ms more; its entries are taken over once it
+        # stops saying so. KEYS: alive; ARGV: node id, ttl ms.
+        ALIVE = Script.new(<<~LUA)
+          #{NOW}
+          redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+          redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+          redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 10)
+          return now
+        LUA
+
+        # Lane: takes one entry from a consumer whose process is no longer
+        # alive (its heartbeat lapsed) and that has been idle min-idle ms (a
+        # process that just started may read before its first beat). KEYS:
+        # items, alive; ARGV: group, consumer, min idle ms. Returns [id,
+        # fields, deliveries] or nil.
+        RECLAIM_DEAD = Script.new(<<~LUA)
+          #{NOW}
+          local summary = redis.call('XPENDING', KEYS[1], ARGV[1])
+          if summary[1] == 0 or not summary[4] then return false end
+          for _, owner in ipairs(summary[4]) do
+            local node = string.match(owner[1], '^(.*):[^:]*$')
+            local until_ = node and redis.call('ZSCORE', KEYS[2], node)
+            if node and (not until_ or tonumber(until_) < now) then
+              local pending = redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', 1, owner[1])
+              if #pending > 0 then
+                local claimed = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], pending[1][1])
+                if claimed[1] and claimed[1][2] then
+                  return {claimed[1][1], claimed[1][2], pending[1][4] + 1}
+                end
+              end
+            end
+          end
+          return false
         LUA
 
         # Worker: for the entries it still owns, resets their idle time (ARGV

@@ -22,9 +22,11 @@ module Heddle
 
         # @param job [Job]
         # @param number [Integer]
-        def initialize(job, number)
+        # @param codec [Codec] how the workers' results are decoded
+        def initialize(job, number, codec)
           @job = job
           @number = number
+          @codec = codec
           @entries = []
           @reported = Array.new(job.items.size, false)
         end
@@ -34,7 +36,7 @@ module Heddle
 
         # Reports a batch of results from a worker.
         # @param accepted [Array<Integer>] the indices whose results won on the server
-        # @param results [Array<(Integer, Integer, String)>] [index, Codec kind, data]
+        # @param results [Array<(Integer, Integer, Object)>] [index, Codec kind, data]
         # @return [void]
         def deliver(accepted, results)
           wanted = accepted.to_h { |index| [index, true] }
@@ -42,6 +44,21 @@ module Heddle
             next unless wanted[index] && take(index)
 
             kind == Codec::OK ? complete(index, data) : @job.fail(index, failure(index, data))
+          end
+        end
+
+        # Fails the indices of a result batch that was rejected (a bad
+        # signature, bytes that do not decode): their errors say why.
+        # @param indices [Array<Integer>]
+        # @param why [String]
+        # @return [void]
+        def reject(indices, why)
+          indices.each do |index|
+            next unless index.between?(0, @reported.size - 1) && take(index)
+
+            item = @job.items[index]
+            @job.fail(index, RejectedEntryError.new("item #{Error.describe(item)} (index #{index}): the result " \
+                                                    "batch for it was rejected: #{why}", item: item, index: index))
           end
         end
 
@@ -76,7 +93,7 @@ module Heddle
         private
 
         def complete(index, data)
-          @job.complete(index, Codec.load(data))
+          @job.complete(index, @codec.load_value(data))
         rescue StandardError => e
           @job.fail(index, UnmarshalableError.new("the result of item #{Error.describe(@job.items[index])} (index " \
                                                   "#{index}) cannot be loaded here (#{e.class}: #{e.message}); " \
@@ -87,7 +104,16 @@ module Heddle
         # The worker's exception. heddle's own errors raised on a worker without
         # knowing the item (a chunk it could not load) are remade naming it.
         def failure(index, data)
-          error = Codec.load_error(data)
+          error = @codec.load_error(data)
+        rescue Codec::DecodeError => e
+          item = @job.items[index]
+          RejectedEntryError.new("item #{Error.describe(item)} (index #{index}): its worker's error does not decode " \
+                                 "(#{e.message})", item: item, index: index)
+        else
+          named(index, error)
+        end
+
+        def named(index, error)
           return error unless error.is_a?(Workers::Error) && error.index.nil?
 
           item = @job.items[index]

@@ -1,0 +1,98 @@
+# frozen_string_literal: true
+
+require_relative "keys"
+require_relative "codec"
+
+module Heddle
+  module Workers
+    module Redis
+      # What callers and workers need to reach the same pools: the server
+      # (URL, credentials, TLS files), the namespace their keys live under,
+      # and the wire format and signing secret. Credentials and the secret
+      # come from options, or from the environment, or from a file, so that
+      # they need not sit in a URL on every worker's command line.
+      class Config
+        # The options beside url:, as the caller's Pool and `heddle worker` take them.
+        OPTIONS = %i[namespace format secret secret_file username password password_file ssl_ca_file ssl_cert_file
+                     ssl_key_file].freeze
+        # Environment variables read when the option is not given.
+        ENV_NAMES = { namespace: "HEDDLE_REDIS_NAMESPACE", secret: "HEDDLE_REDIS_SECRET",
+                      secret_file: "HEDDLE_REDIS_SECRET_FILE", username: "HEDDLE_REDIS_USERNAME",
+                      password: "HEDDLE_REDIS_PASSWORD", password_file: "HEDDLE_REDIS_PASSWORD_FILE" }.freeze
+        # The options that name files.
+        FILES = %i[secret_file password_file ssl_ca_file ssl_cert_file ssl_key_file].freeze
+
+        # @return [String] the URL as given
+        attr_reader :url
+        # @return [Keys]
+        attr_reader :keys
+        # @return [Codec]
+        attr_reader :codec
+
+        # @param url [String] redis://host:port/db or rediss://
+        # @param env [Hash{String => String}] where unset options are looked up
+        # @param options [Hash] see {OPTIONS}
+        # @raise [ArgumentError] naming a bad option (a file that cannot be read, a bad namespace...)
+        def initialize(url:, env: ENV, **options)
+          unknown = options.keys - OPTIONS
+          raise ArgumentError, "unknown option(s) #{unknown.map { |k| "#{k}:" }.join(', ')}" if unknown.any?
+
+          @url = Client.validate_url!(url)
+          settings = settings(env, options)
+          @keys = Keys.new(settings.fetch(:namespace, Keys::DEFAULT_NAMESPACE))
+          @codec = Codec.new(format: settings.fetch(:format, :json), secret: given(settings, :secret))
+          @username = settings[:username]
+          @password = given(settings, :password)
+          @ssl_params = ssl_params(settings)
+        end
+
+        # @return [RedisClient] a new connection (it connects on first use)
+        def connect
+          Client.load_gem
+          options = { url: @url, connect_timeout: Client::TIMEOUT, read_timeout: Client::TIMEOUT,
+                      write_timeout: Client::TIMEOUT, protocol: 3 }
+          options[:username] = @username if @username
+          options[:password] = @password if @password
+          options.merge!(ssl: true, ssl_params: @ssl_params) unless @ssl_params.empty?
+          RedisClient.config(**options).new_client
+        end
+
+        # @return [String] the URL without a password, for messages and logs
+        def redacted = Client.redact(@url)
+
+        # Hides credentials from inspect.
+        # @return [String]
+        def inspect = "#<#{self.class.name} #{redacted} namespace=#{@keys.namespace}>"
+
+        private
+
+        # The options over the environment, every file named checked readable.
+        def settings(env, options)
+          settings = ENV_NAMES.to_h { |key, name| [key, env[name]] }.compact.merge(options.compact)
+          FILES.each { |key| readable!(key, settings[key]) if settings.key?(key) }
+          settings
+        end
+
+        def readable!(key, path)
+          return if path.is_a?(String) && File.file?(path) && File.readable?(path)
+
+          raise ArgumentError, "#{key}: #{path.inspect} is not a readable file"
+        end
+
+        # The value of key, or the first line of the file key_file names.
+        def given(settings, key)
+          file = settings[:"#{key}_file"]
+          settings[key] || (file && File.read(file).chomp)
+        end
+
+        def ssl_params(settings)
+          { ca_file: settings[:ssl_ca_file], cert: settings[:ssl_cert_file],
+            key: settings[:ssl_key_file] }.compact.tap do |params|
+            params[:cert] = File.read(params[:cert]) if params[:cert]
+            params[:key] = File.read(params[:key]) if params[:key]
+          end
+        end
+      end
+    end
+  end
+end

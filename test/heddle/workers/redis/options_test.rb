@@ -1,0 +1,133 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# The Redis backend's options: namespaces that keep two applications on one
+# server apart, credentials from options, the environment or files (refused
+# ones fail at once, in one line), TLS files handed to redis-client, and
+# bad values refused at the call naming the option.
+class RedisOptionsTest < Minitest::Test
+  include RedisFixture::TestHelpers
+
+  PASSWORD = "s3cret-pass"
+
+  def teardown
+    super
+    @workers&.each(&:destroy)
+    @server&.destroy
+  end
+
+  def server(*args) = @server ||= RedisFixture::Server.new(args: args).start
+
+  def worker(*args)
+    (@workers ||= []) << RedisFixture::Worker.new(server, args: args)
+    @workers.last
+  end
+
+  def file(name, text)
+    path = File.join(server.dir, name)
+    File.write(path, "#{text}\n")
+    path
+  end
+
+  def test_two_namespaces_on_one_server_never_run_each_others_items
+    one = worker("--namespace", "app1").ready
+    two = worker("--namespace", "app2").ready
+    maps = %w[app1 app2].map do |namespace|
+      pool = redis_pool(:"test.pid", server: server, namespace: namespace)
+      Thread.new { pool.map((0...40).to_a).map(&:last).uniq }
+    end
+    assert_equal([[one.pid], [two.pid]], maps.map { |t| bounded { t.value } })
+    assert_operator keys("app1:*").size, :>, 0
+    assert_empty keys("heddle:*"), "nothing under the default namespace"
+  end
+
+  def keys(pattern)
+    client = server.client
+    client.call("KEYS", pattern)
+  ensure
+    client&.close
+  end
+
+  def test_a_password_from_a_file_or_an_option_and_a_wrong_one_fails_at_once
+    server("--requirepass", PASSWORD)
+    good = worker("--password-file", file("password", PASSWORD)).ready
+    assert_equal [4], redis_pool(:"test.square", server: server, password: PASSWORD).map([2])
+    refute_match(/#{PASSWORD}/, good.text, "the password is not logged")
+    error = assert_raises(Heddle::Workers::Redis::AuthenticationError) do
+      bounded { redis_pool(:"test.square", server: server, password: "nope") }
+    end
+    assert_match(/refused the credentials \(WRONGPASS/, error.message)
+  end
+
+  def test_a_worker_refused_its_credentials_exits_1_in_one_line
+    server("--requirepass", PASSWORD)
+    bad = worker("--password-file", file("wrong", "nope"))
+    assert_equal 1, bad.wait.exitstatus
+    assert_equal 1, bad.text.lines.size, "one line: #{bad.text}"
+    assert_match(/refused the credentials \(WRONGPASS/, bad.text)
+    missing = worker
+    assert_equal 1, missing.wait.exitstatus
+    assert_match(/refused the credentials \(NOAUTH/, missing.text)
+  end
+
+  def test_an_acl_user_from_the_environment
+    server
+    admin = server.client
+    admin.call("ACL", "SETUSER", "app", "on", ">#{PASSWORD}", "~*", "&*", "+@all")
+    admin.call("ACL", "SETUSER", "default", "off")
+    worker("--username", "app", "--password-file", file("password", PASSWORD)).ready
+    env = { "HEDDLE_REDIS_USERNAME" => "app", "HEDDLE_REDIS_PASSWORD" => PASSWORD }
+    config = Heddle::Workers::Redis::Config.new(url: server.url, env: env)
+    client = config.connect
+    assert_equal "app", client.call("ACL", "WHOAMI")
+    assert_equal [9], redis_pool(:"test.square", server: server, username: "app", password: PASSWORD).map([3])
+  ensure
+    client&.close
+    admin&.close
+  end
+
+  def test_tls_files_reach_redis_client
+    ca = file("ca.pem", "ca")
+    config = Heddle::Workers::Redis::Config.new(url: "rediss://127.0.0.1:1/0", ssl_ca_file: ca, env: {})
+    client = config.connect
+    assert client.config.ssl
+    assert_equal ca, client.config.ssl_params[:ca_file]
+    error = assert_raises(ArgumentError) do
+      Heddle::Workers::Redis::Config.new(url: server.url, ssl_cert_file: "/nonexistent/cert.pem", env: {})
+    end
+    assert_match(%r{ssl_cert_file: "/nonexistent/cert.pem" is not a readable file}, error.message)
+  ensure
+    client&.close
+  end
+
+  def test_bad_seconds_fail_at_the_call_naming_the_option
+    url = server.url
+    [[:ttl, Float::INFINITY], [:visibility_timeout, Float::INFINITY], [:ttl, Float::NAN], [:ttl, 0.01],
+     [:visibility_timeout, 0.1], [:reconnect_timeout, -1], [:ttl, 10**20], [:ttl, "60"]].each do |key, value|
+      error = assert_raises(ArgumentError, "#{key}: #{value}") do
+        Heddle::Pool.new(worker: :redis, handler: :"test.square", url: url, key => value)
+      end
+      assert_match(/\A#{key}: must be seconds from/, error.message)
+    end
+  end
+
+  def test_a_db_the_server_lacks_fails_naming_the_url
+    error = assert_raises(ArgumentError) do
+      Heddle::Pool.new(worker: :redis, handler: :"test.square", url: server.url.sub(%r{/0\z}, "/99"))
+    end
+    assert_match(%r{url: redis://127\.0\.0\.1:\d+/99 names a db the server does not have}, error.message)
+  end
+
+  def test_shutdown_deletes_the_won_keys
+    worker.ready
+    pool = redis_pool(:"test.square", server: server)
+    3.times { pool.map([1, 2]) }
+    pool.submit(3).value!(RedisFixture::WAIT)
+    pool.shutdown
+    client = server.client
+    assert_empty client.call("KEYS", "heddle:pool:*"), "no key of the pool is left"
+  ensure
+    client&.close
+  end
+end

@@ -1,0 +1,148 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "bounded"
+
+# Heddle.with_timeout bounds a blocking call in every place a block can run
+# (issue 27): it never silently does nothing. Each block blocks on a pipe
+# nobody writes; the tests assert the error and that the block did not get
+# past the read, never the time it took.
+class SchedulerWithTimeoutEverywhereTest < Minitest::Test
+  include Bounded
+
+  TIMEOUT = Heddle::Evaluation::TimeoutError
+
+  def setup
+    @reader, @writer = IO.pipe
+    @log = []
+  end
+
+  def teardown
+    @reader.close
+    @writer.close
+  end
+
+  def test_a_plain_thread_outside_heddle_run
+    assert_equal([TIMEOUT, [:ensure]], bounded { timed_read })
+  end
+
+  def test_a_fiber_without_a_scheduler
+    assert_equal([TIMEOUT, [:ensure]], bounded { Fiber.new { timed_read }.resume })
+  end
+
+  def test_a_concurrent_proc_outside_heddle_run
+    assert_equal([TIMEOUT, [:ensure]], bounded { Heddle.concurrently { timed_read }.await_result })
+  end
+
+  def test_a_blocking_fiber_inside_heddle_run
+    assert_equal([TIMEOUT, [:ensure]], run_bounded { Fiber.new(blocking: true) { timed_read }.resume })
+  end
+
+  def test_under_heddles_scheduler
+    assert_equal([TIMEOUT, [:ensure]], run_bounded { timed_read })
+  end
+
+  # The read blocks the root fiber while a concurrent proc waits on the
+  # loop: the watchdog's raise lands in the root fiber, and the proc is
+  # untouched and finishes at the next wait.
+  def test_a_proc_waiting_on_the_loop_is_not_hit
+    outcome = bounded do
+      sleeper = Heddle.concurrently { Heddle.wait(0.001) && :slept }
+      [timed_read, sleeper.await_result]
+    end
+
+    assert_equal [[TIMEOUT, [:ensure]], :slept], outcome
+  end
+
+  def test_nested_timeouts_outside_heddle_run_each_raise_their_own
+    outcome = bounded do
+      Heddle.with_timeout(5) do
+        inner = timed_read
+        [inner, Heddle.with_timeout(5) { :in_time }]
+      end
+    end
+
+    assert_equal [[TIMEOUT, [:ensure]], :in_time], outcome
+  end
+
+  def test_under_another_fiber_scheduler_its_timeout_after_bounds_the_block
+    outcome = bounded do
+      scheduler = ForeignScheduler.new
+      Fiber.set_scheduler(scheduler)
+      Fiber.schedule { @log << outcome_of { Heddle.with_timeout(0.5) { :never } } }
+      [@log, scheduler.timeouts]
+    end
+
+    assert_equal [[TIMEOUT], [[0.5, TIMEOUT]]], outcome
+  end
+
+  # Blocks that end just as their time runs out: a raise the watchdog
+  # queued must never land after with_timeout returned.
+  def test_no_raise_escapes_a_block_that_ended_in_time
+    outcome = bounded do
+      results = Array.new(300) { outcome_of { Heddle.with_timeout(0.0005) { busy(2_000) } } }
+      sleep 0.01 # a stray raise would land here
+      [results.uniq - [:done, TIMEOUT], Heddle::Scheduler::Watchdog.size]
+    end
+
+    assert_equal [[], 0], outcome
+  end
+
+  def test_a_block_in_time_leaves_no_watch
+    outcome = bounded { [Array.new(3) { Heddle.with_timeout(5) { :ok } }, Heddle::Scheduler::Watchdog.size] }
+
+    assert_equal [%i[ok ok ok], 0], outcome
+  end
+
+  private
+
+  # A read of the pipe nobody writes, bounded: the error's class, and what
+  # the block logged (its ensure ran; it never got past the read).
+  def timed_read
+    error = outcome_of do
+      Heddle.with_timeout(0.05) do
+        @reader.read(1)
+        @log << :read
+      ensure
+        @log << :ensure
+      end
+    end
+    [error, @log.dup].tap { @log.clear }
+  end
+
+  def outcome_of
+    yield
+  rescue TIMEOUT => e
+    e.class
+  end
+
+  def busy(count)
+    count.times { nil }
+    :done
+  end
+
+  # The least Fiber scheduler: enough to run a fiber and to record the
+  # timeout_after calls Heddle.with_timeout hands it.
+  class ForeignScheduler
+    attr_reader :timeouts
+
+    def initialize
+      @timeouts = []
+    end
+
+    def fiber(&)
+      Fiber.new(blocking: false, &).tap(&:resume)
+    end
+
+    def timeout_after(duration, exception_class, message)
+      @timeouts << [duration, exception_class]
+      raise exception_class, message
+    end
+
+    def block(*) = raise(NotImplementedError)
+    def unblock(*) = nil
+    def kernel_sleep(*) = raise(NotImplementedError)
+    def io_wait(*) = raise(NotImplementedError)
+    def close = nil
+  end
+end

@@ -1,0 +1,7 @@
+# frozen_string_literal: true
+
+require_relative "procs"
+require_relative "diagnostics/logger"
+require_relative "diagnostics/blocking_check"
+
+Heddle::Diagnostics::BlockingCheck.enable if Heddle::Diagnostics::BlockingCheck.wanted?

@@ -59,6 +59,7 @@ module Heddle
           WARM_UP.warm if YJITWarmUp.main_ractor?
           pooled = new(loop)
           loop.count_fiber(1)
+          loop.fiber_registry[pooled] = true
           pooled
         rescue FiberError, NoMemoryError, Errno::ENOMEM => e
           raise FiberRefusedError, "cannot create a fiber for a concurrent proc (#{e.class}: #{e.message}); " \
@@ -69,6 +70,9 @@ module Heddle
 
       # @return [Fiber]
       attr_reader :fiber
+
+      # @return [Heddle::Proc, nil] the proc it runs now; nil while idle
+      def running_proc = @proc
       # @return [Proc::Evaluation, nil] the evaluation of the run, once made (a
       #   reader, no Ruby frame: a suspended call/call_nonblock always has one)
       attr_reader :evaluation

@@ -94,7 +94,27 @@ class SchedulerWithTimeoutEverywhereTest < Minitest::Test
     assert_equal [%i[ok ok ok], 0], outcome
   end
 
+  # The parent's watchdog thread and watches stay in the parent: a child
+  # forked while one is pending gets a watchdog of its own.
+  def test_a_forked_child_bounds_its_own_blocking_call
+    skip "needs fork" unless Process.respond_to?(:fork)
+
+    parent_wait = Thread.new { timed_read_for(5) }
+    sleep 0.01 until Heddle::Scheduler::Watchdog.size == 1
+    pid = fork { exit!(timed_read == [TIMEOUT, [:ensure]] ? 0 : 1) }
+    _, status = Process.wait2(pid)
+    @writer.write("x")
+
+    assert_equal [true, nil, [:ensure]], [status.success?, parent_wait.value, @log]
+  end
+
   private
+
+  def timed_read_for(seconds)
+    Heddle.with_timeout(seconds) { @reader.read(1) && nil }
+  ensure
+    @log << :ensure
+  end
 
   # A read of the pipe nobody writes, bounded: the error's class, and what
   # the block logged (its ensure ran; it never got past the read).

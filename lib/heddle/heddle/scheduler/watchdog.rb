@@ -10,11 +10,6 @@ module Heddle
     # possible waker and hold back the loop's deadlock check
     # (EventLoop#deadlocked?), as Ruby's own Timeout thread does.
     module Watchdog
-      @mutex = Thread::Mutex.new
-      @wakeup = Thread::ConditionVariable.new
-      @watches = [] # sorted by due time
-      @thread = nil
-
       class << self
         # Watches +watch+ until it is due or {.remove}d.
         # @param watch [Watch]
@@ -43,6 +38,16 @@ module Heddle
           @mutex.synchronize { @watches.size }
         end
 
+        # A forked child has none of the parent's threads: their watches and
+        # the watchdog thread (and whatever lock it held) stay behind.
+        # @return [void]
+        def reset
+          @mutex = Thread::Mutex.new
+          @wakeup = Thread::ConditionVariable.new
+          @watches = []
+          @thread = nil
+        end
+
         private
 
         def start
@@ -63,6 +68,9 @@ module Heddle
           end
         end
       end
+
+      reset
+      EventLoop.on_fork { reset }
     end
   end
 end

@@ -94,6 +94,17 @@ class SchedulerWithTimeoutEverywhereTest < Minitest::Test
     assert_equal [%i[ok ok ok], 0], outcome
   end
 
+  def test_bad_seconds_are_refused_at_the_door_outside_heddle_run
+    refusals = bounded do
+      [[nil, TypeError], [:soon, TypeError], [-0.5, ArgumentError], [Float::NAN, ArgumentError]].map do |seconds, klass|
+        error = assert_raises(klass) { Heddle.with_timeout(seconds) { @log << :ran } }
+        [error.message.start_with?("with_timeout: seconds must be"), Heddle::Scheduler::Watchdog.size]
+      end
+    end
+
+    assert_equal [[[true, 0]] * 4, []], [refusals, @log]
+  end
+
   # The parent's watchdog thread and watches stay in the parent: a child
   # forked while one is pending gets a watchdog of its own.
   def test_a_forked_child_bounds_its_own_blocking_call

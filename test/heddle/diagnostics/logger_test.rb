@@ -49,7 +49,7 @@ class DiagnosticsLoggerTest < Minitest::Test
   def test_warnings_go_to_a_loggers_warn
     out = StringIO.new
     Heddle.logger = Logger.new(out)
-    Heddle.__warn__("careful")
+    Heddle::Diagnostics.log_warning("careful")
 
     assert_match(/WARN -- : careful/, out.string)
   end

@@ -92,7 +92,7 @@ module Heddle
           return if held <= LONG_STEP || @reported[proc]
 
           @reported[proc] = true
-          Heddle.__warn__(message(proc, held))
+          Heddle::Diagnostics.log_warning(message(proc, held))
         end
 
         # @return [String]

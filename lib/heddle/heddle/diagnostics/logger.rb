@@ -32,12 +32,17 @@ module Heddle
       Proc.error_log_output = logger
       @logger = logger || nil
     end
+  end
 
-    # Writes a warning to {.logger} (a Logger's #warn, else #puts).
+  # heddle's debugging aids: the logger's warnings, the HEDDLE_DEBUG check, Heddle.dump.
+  module Diagnostics
+    # Writes a warning to {Heddle.logger} (a Logger's #warn, else #puts).
     # @param text [String]
     # @return [void]
-    def __warn__(text)
-      logger = @logger or return
+    # @example
+    #   Heddle::Diagnostics.log_warning("heddle: careful")
+    def self.log_warning(text)
+      logger = Heddle.logger or return
       logger.respond_to?(:warn) && !logger.respond_to?(:puts) ? logger.warn(text) : logger.puts(text)
     end
   end

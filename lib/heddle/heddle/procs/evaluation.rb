@@ -97,7 +97,7 @@ module Heddle
     # heddle wait (or queued to run), so that the thread may be running
     # other fibers, not this one.
     # @return [Boolean]
-    def __suspended__?
+    def __suspended__
       @state > CONCLUDED
     end
 

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "net/http"
+require "socket"
 require_relative "bounded"
 
 # Heddle.with_timeout bounds a blocking call in every place a block can run
@@ -24,6 +26,25 @@ class SchedulerWithTimeoutEverywhereTest < Minitest::Test
 
   def test_a_plain_thread_outside_heddle_run
     assert_equal([TIMEOUT, [:ensure]], bounded { timed_read })
+  end
+
+  # The issue's case: Net::HTTP outside Heddle.run against a server that
+  # accepts and never answers (Net::HTTP retries a GET on Timeout::Error;
+  # the unwinding is not one, so the retry cannot swallow it).
+  def test_net_http_outside_heddle_run
+    server = TCPServer.new("127.0.0.1", 0)
+    accepted = []
+    acceptor = Thread.new { 2.times { accepted << server.accept } }
+    outcome = bounded do
+      uri = URI("http://127.0.0.1:#{server.addr[1]}/")
+      outcome_of { Heddle.with_timeout(0.05) { Net::HTTP.get(uri) && @log << :answered } }
+    end
+
+    assert_equal [TIMEOUT, []], [outcome, @log]
+  ensure
+    acceptor&.kill
+    accepted&.each(&:close)
+    server&.close
   end
 
   def test_a_fiber_without_a_scheduler

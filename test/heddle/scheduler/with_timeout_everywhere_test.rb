@@ -37,7 +37,7 @@ class SchedulerWithTimeoutEverywhereTest < Minitest::Test
     acceptor = Thread.new { 2.times { accepted << server.accept } }
     outcome = bounded do
       uri = URI("http://127.0.0.1:#{server.addr[1]}/")
-      outcome_of { Heddle.with_timeout(0.05) { Net::HTTP.get(uri) && @log << :answered } }
+      outcome_of { Heddle.with_timeout(0.05) { Net::HTTP.get(uri) && (@log << :answered) } }
     end
 
     assert_equal [TIMEOUT, []], [outcome, @log]

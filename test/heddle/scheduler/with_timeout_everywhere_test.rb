@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "English"
 require "test_helper"
 require "net/http"
 require "socket"
@@ -95,6 +96,19 @@ class SchedulerWithTimeoutEverywhereTest < Minitest::Test
     end
 
     assert_equal [[TIMEOUT], [[0.5, TIMEOUT]]], outcome
+  end
+
+  # timeout_after is optional in Fiber::Scheduler: without it nothing could
+  # bound the block, so it is refused before the block runs.
+  def test_under_a_scheduler_without_timeout_after_it_refuses_at_once
+    outcome = bounded do
+      Fiber.set_scheduler(BareScheduler.new)
+      Fiber.schedule { @log << (Heddle.with_timeout(0.5) { @log << :ran } rescue $ERROR_INFO) } # rubocop:disable Style/RescueModifier
+      @log
+    end
+
+    assert_equal [Heddle::Error], outcome.map(&:class)
+    assert_match(/BareScheduler: that Fiber scheduler has no timeout_after/, outcome[0].message)
   end
 
   # Blocks that end just as their time runs out: a raise the watchdog
@@ -196,5 +210,10 @@ class SchedulerWithTimeoutEverywhereTest < Minitest::Test
     def kernel_sleep(*) = raise(NotImplementedError)
     def io_wait(*) = raise(NotImplementedError)
     def close = nil
+  end
+
+  # A Fiber scheduler without the optional timeout_after hook.
+  class BareScheduler < ForeignScheduler
+    undef_method :timeout_after
   end
 end

@@ -16,7 +16,8 @@ module Heddle
     #   without a scheduler, a blocking fiber): the same loop timer for
     #   heddle's waits, and a watchdog thread that interrupts a blocking
     #   call (a pipe read, Net::HTTP) with Thread#raise, as Timeout does;
-    # - under another Fiber scheduler: that scheduler's +timeout_after+.
+    # - under another Fiber scheduler: that scheduler's +timeout_after+ (one
+    #   without that optional hook is refused at once with {Heddle::Error}).
     #
     # Code that runs without waiting (a CPU loop, a C call that holds the
     # GVL) is interrupted at its next wait, or by the watchdog where the
@@ -28,6 +29,7 @@ module Heddle
     # @raise [Heddle::Evaluation::TimeoutError] when the block still runs after +seconds+
     # @raise [TypeError] when +seconds+ is not a real number
     # @raise [ArgumentError] when +seconds+ is negative or NaN, or no block is given
+    # @raise [Heddle::Error] under another Fiber scheduler that has no timeout_after
     # @example
     #   Heddle.run do
     #     Heddle.with_timeout(0.01) { Queue.new.pop }
@@ -45,7 +47,7 @@ module Heddle
 
       message = "Heddle.with_timeout: the block still waited after #{seconds} second(s)"
       scheduler = Fiber.current.blocking? ? nil : Fiber.scheduler
-      return scheduler.timeout_after(seconds, Evaluation::TimeoutError, message, &block) if foreign?(scheduler)
+      return foreign_timeout(scheduler, seconds, message, &block) if foreign?(scheduler)
 
       deadline = Scheduler::Deadline.new(Fiber.current, Evaluation::TimeoutError, message, deferred: true)
       deadline.arm(EventLoop.current, seconds)
@@ -58,6 +60,18 @@ module Heddle
     # Another library's Fiber scheduler: heddle's loop does not run under it.
     def foreign?(scheduler)
       scheduler && !scheduler.is_a?(Scheduler)
+    end
+
+    # Under another scheduler only its timeout_after can interrupt its waits
+    # (a Thread#raise would land in its reactor); timeout_after is an
+    # optional hook, so a scheduler without it is refused before the block runs.
+    def foreign_timeout(scheduler, seconds, message, &)
+      unless scheduler.respond_to?(:timeout_after)
+        raise Error, "Heddle.with_timeout cannot bound a block under #{scheduler.class}: that Fiber scheduler " \
+                     "has no timeout_after hook. Use its own timeout, or run the block in Heddle.run."
+      end
+
+      scheduler.timeout_after(seconds, Evaluation::TimeoutError, message, &)
     end
   end
 end

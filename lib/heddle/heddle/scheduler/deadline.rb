@@ -48,8 +48,8 @@ module Heddle
       end
 
       # Also bounds the blocking calls no scheduler sees: a {Watch} raises in
-      # +thread+ when the time is up (see {Heddle.with_timeout}). Deferred
-      # deadlines only.
+      # the calling thread when the time is up (see {Heddle.with_timeout}).
+      # Deferred deadlines only.
       # @param evaluation [Heddle::Evaluation] the timed fiber's evaluation
       # @param seconds [Numeric]
       # @return [self]

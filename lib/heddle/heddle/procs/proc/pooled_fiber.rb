@@ -70,9 +70,6 @@ module Heddle
 
       # @return [Fiber]
       attr_reader :fiber
-
-      # @return [Heddle::Proc, nil] the proc it runs now; nil while idle
-      def running_proc = @proc
       # @return [Proc::Evaluation, nil] the evaluation of the run, once made (a
       #   reader, no Ruby frame: a suspended call/call_nonblock always has one)
       attr_reader :evaluation
@@ -80,6 +77,9 @@ module Heddle
       attr_accessor :wait_timer
       # @return [Object] what the evaluation's next resume returns (true unless set)
       attr_accessor :resume_value
+
+      # @return [Heddle::Proc, nil] the proc it runs now; nil while idle (read by Heddle.dump)
+      def running_proc = @proc
 
       # @param loop [EventLoop]
       def initialize(loop)

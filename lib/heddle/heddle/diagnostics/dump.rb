@@ -51,10 +51,13 @@ module Heddle
         ["  the thread is at:", *frames.first(@frames + 2).map { |frame| "    #{frame}" }]
       end
 
+      # Found by walking the heap, not through a registry: a dump is rare,
+      # and a registry would cost every fiber's creation (a weak one, on
+      # Ruby 3.1's WeakMap, also risked yielding reused slots; see OpenLoops).
       def live_entries
         entries = []
-        @loop.fiber_registry.each_key do |pooled|
-          next unless pooled.running_proc && pooled.fiber.alive?
+        ObjectSpace.each_object(Proc::PooledFiber) do |pooled|
+          next unless pooled.__loop__.equal?(@loop) && pooled.running_proc && pooled.fiber.alive?
 
           entries << Entry.new(pooled, pooled.evaluation)
         end

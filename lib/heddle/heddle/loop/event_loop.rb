@@ -133,7 +133,6 @@ module Heddle
       @io.clear
       @pool.clear
       @held.clear
-      @fiber_registry = nil
       @fibers = 0
       @round_left = 0
       @unswept = 0

@@ -48,14 +48,6 @@ module Heddle
         count
       end
 
-      # Every proc fiber the loop made, held weakly (a dropped idle fiber goes
-      # with the garbage collector): what {Heddle.dump} lists. Filled when a
-      # fiber is created, the slow path; the hot paths never touch it.
-      # @return [ObjectSpace::WeakMap]
-      def fiber_registry
-        @fiber_registry ||= ObjectSpace::WeakMap.new
-      end
-
       # Counts a fiber created (+1) or ended (-1).
       # @param delta [Integer]
       # @return [void]

@@ -59,7 +59,6 @@ module Heddle
           WARM_UP.warm if YJITWarmUp.main_ractor?
           pooled = new(loop)
           loop.count_fiber(1)
-          loop.fiber_registry[pooled] = true
           pooled
         rescue FiberError, NoMemoryError, Errno::ENOMEM => e
           raise FiberRefusedError, "cannot create a fiber for a concurrent proc (#{e.class}: #{e.message}); " \

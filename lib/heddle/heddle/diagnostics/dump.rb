@@ -14,6 +14,9 @@ module Heddle
       LIB = File.expand_path("../..", __dir__)
       # Frames shown per proc, after heddle's own.
       FRAMES = 3
+      # Said instead of the procs when the heap walk cannot see them.
+      UNSEEN = "(live procs not listed: this process has started a Ractor, and since then Ruby's " \
+               "ObjectSpace.each_object sees only shareable objects)"
 
       # One live proc: its pooled fiber and evaluation (nil for a call_and_forget run).
       Entry = Struct.new(:pooled, :evaluation)
@@ -30,17 +33,19 @@ module Heddle
       def to_s
         return "#{@thread.inspect}: no heddle loop\n" unless @loop
 
-        entries = live_entries
+        entries = heap_visible? ? live_entries : nil
         lines = [header(entries)]
         lines.concat(thread_frames) unless @thread.equal?(Thread.current)
-        roots(entries).each { |entry| describe(entry, entries, 1, lines) }
+        lines << "  #{UNSEEN}" unless entries
+        roots(entries || []).each { |entry| describe(entry, entries, 1, lines) }
         "#{lines.join("\n")}\n"
       end
 
       private
 
       def header(entries)
-        "#{@thread.inspect}: heddle loop, #{entries.size} proc(s) alive, #{@loop.pool.size} idle fiber(s), " \
+        alive = entries ? entries.size : "?"
+        "#{@thread.inspect}: heddle loop, #{alive} proc(s) alive, #{@loop.pool.size} idle fiber(s), " \
           "#{@loop.queued} queued, #{@loop.timer_count} timer(s), #{@loop.io.waiting} IO wait(s), " \
           "#{@loop.held.size} start(s) held back"
       end
@@ -49,6 +54,13 @@ module Heddle
       def thread_frames
         frames = @thread.backtrace || []
         ["  the thread is at:", *frames.first(@frames + 2).map { |frame| "    #{frame}" }]
+      end
+
+      # Once a process has started a Ractor, ObjectSpace.each_object yields
+      # only shareable objects: the walk would find no proc, and say so
+      # falsely. The loop itself is the probe.
+      def heap_visible?
+        ObjectSpace.each_object(EventLoop).any? { |loop| loop.equal?(@loop) }
       end
 
       # Found by walking the heap, not through a registry: a dump is rare,

@@ -10,6 +10,8 @@ require_relative "heddle/procs"
 require_relative "heddle/scheduler"
 require_relative "heddle/promises"
 require_relative "heddle/workers"
+require_relative "heddle/diagnostics"
+require_relative "heddle/sync"
 
 # heddle: concurrency for Ruby that is fast, correct and honest about its numbers.
 #

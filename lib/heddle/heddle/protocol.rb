@@ -41,6 +41,7 @@ module Heddle
       __loop__: "fiber context or evaluation: the EventLoop of its thread",
       __wait__: "fiber context: wait the seconds given (0: one round)",
       __await__: "evaluation: suspend until resumed or timed out",
+      __suspended__: "evaluation: whether its fiber is in a heddle wait (read by Scheduler::Watch, another thread)",
       __adopt__: "fiber context or evaluation: keep the child evaluation started from it",
       __orphan__: "Proc::Evaluation: forget a child that concluded",
       __add_awaiter__: "Proc::Evaluation: wake this waiter when concluded",

@@ -54,6 +54,12 @@ module Heddle
           Thread.current.thread_variable_set(THREAD_KEY, new)
       end
 
+      # @param thread [Thread]
+      # @return [EventLoop, nil] +thread+'s loop, nil if it never made one
+      def of(thread)
+        thread.thread_variable_get(THREAD_KEY)
+      end
+
       # Gives this thread a clean loop after a fork (the child must never run
       # the parent's pending work), then runs the {.on_fork} callbacks.
       # Called by the Process._fork hook, in the child, in the forking fiber.
@@ -157,6 +163,11 @@ module Heddle
       end
 
       @queue << entry
+    end
+
+    # @return [Integer] run-queue entries not yet run
+    def queued
+      @queue.size - @head
     end
 
     # @return [Boolean] true when nothing is queued to run right now (zero-

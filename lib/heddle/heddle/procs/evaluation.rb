@@ -93,6 +93,14 @@ module Heddle
       (state = @state) == WAITING || state == ZERO_WAIT
     end
 
+    # Read from another thread by Scheduler::Watch: whether the fiber is in a
+    # heddle wait (or queued to run), so that the thread may be running
+    # other fibers, not this one.
+    # @return [Boolean]
+    def __suspended__
+      @state > CONCLUDED
+    end
+
     # Schedules the waiting evaluation to resume; its wait returns +value+.
     # From another thread the resume is handed to the evaluation's own loop
     # (and applied there if it is still waiting then).

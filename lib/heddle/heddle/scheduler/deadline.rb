@@ -44,6 +44,18 @@ module Heddle
         @deferred = deferred
         @timer = nil
         @due = false
+        @watch = nil
+      end
+
+      # Also bounds the blocking calls no scheduler sees: a {Watch} raises in
+      # the calling thread when the time is up (see {Heddle.with_timeout}).
+      # Deferred deadlines only.
+      # @param evaluation [Heddle::Evaluation] the timed fiber's evaluation
+      # @param seconds [Numeric]
+      # @return [self]
+      def watch(evaluation, seconds)
+        @watch = Watch.new(Thread.current, evaluation, Expired.new(self), seconds).start
+        self
       end
 
       # Arms the deadline on +loop+.
@@ -67,7 +79,8 @@ module Heddle
 
         raise @exception_class, @message, e.backtrace
       ensure
-        cancel
+        # A watch's raise must not land in the middle of the cancel.
+        @watch ? Thread.handle_interrupt(Expired => :never) { cancel } : cancel
       end
 
       # Disarms the deadline: removes the timer for real if it has not
@@ -75,9 +88,11 @@ module Heddle
       # @return [void]
       def cancel
         @due = false
-        timer = @timer or return
-        @timer = nil
-        @loop.cancel_timer(timer)
+        if (timer = @timer)
+          @timer = nil
+          @loop.cancel_timer(timer)
+        end
+        unwatch if @watch
       end
 
       # Called by the loop when the time is up. The raise waits in the run
@@ -99,6 +114,8 @@ module Heddle
         return unless @due
 
         @due = false
+        return if @watch && !@watch.claim # the watch raised already
+
         # The loop may run in the timed fiber itself (a fiber outside any
         # concurrent proc runs the loop while it waits): raise right here.
         error = @deferred ? Expired.new(self) : @exception_class.new(@message)
@@ -115,6 +132,23 @@ module Heddle
       # @return [false]
       def __chain_into__(_worker)
         false
+      end
+
+      private
+
+      # Stops the watch. Its raise may be queued on this thread and not yet
+      # delivered (the block ended just as it fired): taken here, so it
+      # cannot land in the caller's code after the block.
+      def unwatch
+        watch = @watch
+        @watch = nil
+        return unless watch.cancel && Thread.pending_interrupt?(Expired)
+
+        begin
+          Thread.handle_interrupt(Expired => :immediate) { Thread.pass }
+        rescue Expired => e
+          raise unless e.deadline.equal?(self) # an outer deadline's: it stands
+        end
       end
     end
   end

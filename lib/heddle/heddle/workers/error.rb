@@ -68,13 +68,50 @@ module Heddle
     # Mixed into an exception raised by the user's block when a map re-raises
     # it (its class, message and backtrace unchanged), so that the completed
     # results and the failing item stay reachable.
+    #
+    # Where Ruby has Exception#detailed_message (3.2+), the report of an
+    # error that ends the program names the item: "item 3 (\"bad\"): bad
+    # item (ArgumentError)"; #message stays the block's own.
     module PartialResults
+      # Characters of the item's inspect a report shows at most.
+      ITEM_INSPECT = 60
+
       # @return [Array] results in input order; nil where no result was completed
       attr_accessor :results
       # @return [Object] the item whose handler raised
       attr_accessor :item
       # @return [Integer] that item's index in the input
       attr_accessor :index
+
+      # @return [String, nil] "item 3 (\"bad\")": the index and a short
+      #   inspect of the item; nil when the error is not one item's
+      # @example
+      #   Heddle.map(%w[a bad]) { |x| raise "no" if x == "bad" }
+      # rescue => e
+      #   e.item_label # => "item 1 (\"bad\")"
+      def item_label
+        return nil unless index
+
+        "item #{index} (#{PartialResults.short_inspect(item)})"
+      end
+
+      if Exception.method_defined?(:detailed_message)
+        # The message as Ruby reports an uncaught error, with {#item_label} first.
+        # @return [String]
+        def detailed_message(highlight: false, **)
+          label = item_label
+          label ? "#{label}: #{super}" : super
+        end
+      end
+
+      # @param item [Object]
+      # @return [String] item.inspect, cut to {ITEM_INSPECT} characters
+      def self.short_inspect(item)
+        text = item.inspect
+        text.length > ITEM_INSPECT ? "#{text[0, ITEM_INSPECT - 3]}..." : text
+      rescue StandardError => e # an inspect that raises must not hide the item's own error
+        "#<#{item.class} (inspect raised #{e.class})>"
+      end
     end
   end
 end

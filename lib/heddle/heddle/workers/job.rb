@@ -155,8 +155,24 @@ module Heddle
           if index && error.is_a?(PartialResults)
             error.index = index
             error.item = item
+            add_caller(error)
           end
           error
+        end
+
+        private
+
+        # A block's error raised on a worker thread or fiber has that stack's
+        # backtrace only: the caller's frames (its `map` line) are appended
+        # once, as a thread's join does not. An error raised on the caller's
+        # own stack (inline) shares them already.
+        def add_caller(error)
+          trace = error.backtrace or return
+          here = caller(2).drop_while { |line| line.match?(/[`#]decorate'/) }
+          return if here.empty? || trace.include?(here.last) || error.instance_variable_defined?(:@heddle_caller)
+
+          error.instance_variable_set(:@heddle_caller, true)
+          error.set_backtrace(trace + here)
         end
       end
     end

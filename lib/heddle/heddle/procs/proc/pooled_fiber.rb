@@ -77,6 +77,9 @@ module Heddle
       # @return [Object] what the evaluation's next resume returns (true unless set)
       attr_accessor :resume_value
 
+      # @return [Heddle::Proc, nil] the proc it runs now; nil while idle (read by Heddle.dump)
+      def running_proc = @proc
+
       # @param loop [EventLoop]
       def initialize(loop)
         @loop = loop

@@ -1,0 +1,8 @@
+# frozen_string_literal: true
+
+require_relative "procs"
+require_relative "diagnostics/logger"
+require_relative "diagnostics/blocking_check"
+require_relative "diagnostics/dump"
+
+Heddle::Diagnostics::BlockingCheck.enable if Heddle::Diagnostics::BlockingCheck.wanted?

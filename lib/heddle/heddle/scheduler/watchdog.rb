@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+module Heddle
+  class Scheduler
+    # The thread that fires {Watch}es: the half of {Heddle.with_timeout} that
+    # bounds a block whose blocking calls no scheduler sees (a plain thread
+    # outside Heddle.run, a fiber without a scheduler, a blocking fiber).
+    # One thread for every watch of the process, started on the first watch
+    # and ended when none is left: a thread that stayed would count as a
+    # possible waker and hold back the loop's deadlock check
+    # (EventLoop#deadlocked?), as Ruby's own Timeout thread does.
+    module Watchdog
+      class << self
+        # Watches +watch+ until it is due or {.remove}d.
+        # @param watch [Watch]
+        # @return [void]
+        def add(watch)
+          @mutex.synchronize do
+            index = @watches.bsearch_index { |other| other.due > watch.due } || @watches.size
+            @watches.insert(index, watch)
+            start unless @thread&.alive? # none yet, ended with no watch left, or lost to a fork
+            @wakeup.signal if index.zero?
+          end
+        end
+
+        # Stops watching +watch+ (a no-op once it fired).
+        # @param watch [Watch]
+        # @return [void]
+        def remove(watch)
+          @mutex.synchronize do
+            index = @watches.index { |other| other.equal?(watch) }
+            @watches.delete_at(index) if index
+          end
+        end
+
+        # @return [Integer] watches not yet due
+        def size
+          @mutex.synchronize { @watches.size }
+        end
+
+        # A forked child has none of the parent's threads: their watches and
+        # the watchdog thread (and whatever lock it held) stay behind.
+        # @return [void]
+        def reset
+          @mutex = Thread::Mutex.new
+          @wakeup = Thread::ConditionVariable.new
+          @watches = []
+          @thread = nil
+        end
+
+        private
+
+        def start
+          @thread = Thread.new { run }
+          @thread.name = "heddle with_timeout watchdog"
+        end
+
+        # Fires what is due, sleeps until the next due time; ends when no
+        # watch is left (under the lock, so #add starts a new thread).
+        def run
+          @mutex.synchronize do
+            until @watches.empty?
+              now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+              @watches.shift.fire while !@watches.empty? && @watches[0].due <= now
+              @wakeup.wait(@mutex, @watches[0].due - now) unless @watches.empty?
+            end
+            @thread = nil
+          end
+        end
+      end
+
+      reset
+      EventLoop.on_fork { reset }
+    end
+  end
+end

@@ -1,0 +1,6 @@
+# frozen_string_literal: true
+
+require_relative "procs"
+require_relative "promises"
+require_relative "sync/semaphore"
+require_relative "sync/group"

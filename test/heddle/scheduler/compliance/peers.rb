@@ -20,8 +20,16 @@ module CompliancePeers
     end
   }.freeze
 
+  # The same, as Ruby source for a fresh process ({#in_fresh_peer}): the
+  # body's value is the process's result.
+  FRESH_RUNNERS = {
+    heddle: ["require 'heddle'", "Heddle.run { %s }"],
+    async: ["require 'async'", "Async { %s }.wait"]
+  }.freeze
+
   def self.included(base)
     base.include(Bounded)
+    base.include(FreshRuby)
     base.extend(ClassMethods)
   end
 
@@ -43,6 +51,15 @@ module CompliancePeers
   def under_peer(limit = Bounded::LIMIT, &body)
     runner = RUNNERS.fetch(@peer)
     bounded(limit) { runner.call(body) }
+  end
+
+  # Runs +code+ under the current test's peer in a fresh Ruby, for cases
+  # where a regression blocks the thread with the VM lock held (no thread of
+  # the test process could then even notice): a hang fails the case.
+  # @param code [String] Ruby code; its value must survive Marshal
+  def in_fresh_peer(code, prelude: "", limit: 20)
+    requires, wrapper = FRESH_RUNNERS.fetch(@peer)
+    in_fresh_ruby(format(wrapper, code), prelude: "#{requires}\n#{prelude}", limit: limit)
   end
 
   # Skips a case the running Ruby cannot exercise (it calls no such hook).

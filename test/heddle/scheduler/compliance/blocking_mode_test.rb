@@ -79,6 +79,21 @@ class ComplianceBlockingModeTest < Minitest::Test
     assert_equal :wait_readable, result
   end
 
+  # Issue 26: on Ruby 3.1 a process whose fiber read a blocking-mode pipe
+  # under heddle ignored SIGTERM (the thread sat in read(2) holding the VM).
+  compliance "sigterm_ends_a_process_whose_fiber_reads_a_blocking_pipe" do
+    requires, wrapper = CompliancePeers::FRESH_RUNNERS.fetch(@peer)
+    body = 'reader, = IO.pipe; reader.nonblock = false; $stdout.write("reading\n"); $stdout.flush; reader.read(1)'
+    status, output, = run_fresh_ruby("#{requires}\n#{PRELUDE}\n#{format(wrapper, body)}", limit: 20) do |pid, out|
+      assert out.wait_readable(20), "the child did not start reading"
+      sleep 0.05 # into the read; the signal must end it whatever it is doing
+      Process.kill(:TERM, pid)
+    end
+
+    assert_equal "reading\n", output
+    assert_equal Signal.list.fetch("TERM"), status&.termsig, "SIGTERM did not end the child: #{status.inspect}"
+  end
+
   private
 
   def async_version

@@ -20,6 +20,15 @@ module CompliancePeers
     end
   }.freeze
 
+  # A fresh scheduler of each peer, for Fiber.set_scheduler by hand.
+  SCHEDULERS = {
+    heddle: -> { Heddle::Scheduler.new },
+    async: lambda do
+      require "async"
+      Async::Scheduler.new
+    end
+  }.freeze
+
   # The same, as Ruby source for a fresh process ({#in_fresh_peer}): the
   # body's value is the process's result.
   FRESH_RUNNERS = {
@@ -51,6 +60,11 @@ module CompliancePeers
   def under_peer(limit = Bounded::LIMIT, &body)
     runner = RUNNERS.fetch(@peer)
     bounded(limit) { runner.call(body) }
+  end
+
+  # A new scheduler of the current test's peer.
+  def peer_scheduler
+    SCHEDULERS.fetch(@peer).call
   end
 
   # Runs +code+ under the current test's peer in a fresh Ruby, for cases

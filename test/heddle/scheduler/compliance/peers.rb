@@ -59,6 +59,17 @@ module CompliancePeers
   # Runs +body+ under the current test's peer, on a thread of its own, bounded.
   def under_peer(limit = Bounded::LIMIT, &body)
     runner = RUNNERS.fetch(@peer)
+    if @quiet && @peer == :async
+      loud = body
+      # async logs "Task may have ended with unhandled exception" as a warning
+      body = lambda do
+        level = Console.logger.level
+        Console.logger.level = :error
+        loud.call
+      ensure
+        Console.logger.level = level
+      end
+    end
     bounded(limit) { runner.call(body) }
   end
 
@@ -73,6 +84,18 @@ module CompliancePeers
     finished = !thread.join(limit).nil?
     thread.kill
     [finished, finished ? thread.value : nil]
+  end
+
+  # Runs the block with the peer's log of fibers that end with an error
+  # silenced: for cases whose fibers fail on purpose (the test run prints
+  # nothing). async's logger is per thread: {#under_peer} quiets it there.
+  def quietly
+    Heddle::Proc.error_log_output = false
+    @quiet = true
+    yield
+  ensure
+    @quiet = false
+    Heddle::Proc.error_log_output = Heddle::STDERR_LOG
   end
 
   # A new scheduler of the current test's peer.

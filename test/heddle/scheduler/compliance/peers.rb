@@ -59,18 +59,16 @@ module CompliancePeers
   # Runs +body+ under the current test's peer, on a thread of its own, bounded.
   def under_peer(limit = Bounded::LIMIT, &body)
     runner = RUNNERS.fetch(@peer)
-    if @quiet && @peer == :async
-      loud = body
-      # async logs "Task may have ended with unhandled exception" as a warning
-      body = lambda do
-        level = Console.logger.level
-        Console.logger.level = :error
-        loud.call
-      ensure
-        Console.logger.level = level
-      end
+    quiet = @quiet && @peer == :async
+    bounded(limit) do
+      # async logs "Task may have ended with unhandled exception" as a
+      # warning, from the thread of its reactor, when the reactor ends
+      level = Console.logger.level if quiet
+      Console.logger.level = :error if quiet
+      runner.call(body)
+    ensure
+      Console.logger.level = level if level
     end
-    bounded(limit) { runner.call(body) }
   end
 
   # For a documented difference where one peer never finishes: runs +body+

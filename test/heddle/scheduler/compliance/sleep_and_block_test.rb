@@ -45,7 +45,9 @@ class ComplianceSleepAndBlockTest < Minitest::Test
     assert_equal(0, under_peer { sleep 0.001 })
   end
 
-  compliance "mutex_contention_hands_the_lock_over_in_order" do
+  # Mutual exclusion, each waiter served once; Ruby promises no order of
+  # hand-over (async on 3.3 under load served the third before the second).
+  compliance "mutex_contention_excludes_and_serves_every_waiter" do
     log = []
     under_peer do
       mutex = Mutex.new
@@ -60,7 +62,8 @@ class ComplianceSleepAndBlockTest < Minitest::Test
       end
     end
 
-    assert_equal [[:in, 0], [:out, 0], [:in, 1], [:out, 1], [:in, 2], [:out, 2]], log
+    log.each_slice(2) { |entered, left| assert_equal [[:in, entered.last], [:out, entered.last]], [entered, left] }
+    assert_equal [0, 1, 2], log.map(&:last).uniq.sort
   end
 
   compliance "queue_pop_waits_for_a_push_from_another_fiber" do

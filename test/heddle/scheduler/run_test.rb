@@ -89,9 +89,9 @@ class HeddleRunTest < Minitest::Test
     assert_equal %i[sleeping other woke], log
   end
 
-  def test_fiber_schedule_starts_at_once_and_returns_its_evaluation
+  def test_fiber_schedule_starts_at_once_and_returns_a_fiber_with_its_evaluation
     log = []
-    evaluation = run_bounded do
+    scheduled = run_bounded do
       scheduled = Fiber.schedule do
         log << :started
         sleep 0
@@ -99,13 +99,15 @@ class HeddleRunTest < Minitest::Test
         :result
       end
       log << :after_schedule
-      scheduled.await_result
+      scheduled.evaluation.await_result
       scheduled
     end
 
     assert_equal %i[started after_schedule resumed], log
-    assert_instance_of Heddle::Proc::Evaluation, evaluation
-    assert_equal :result, evaluation.await_result
+    assert_instance_of Heddle::Scheduler::ScheduledFiber, scheduled
+    refute_predicate scheduled, :alive?
+    assert_instance_of Heddle::Proc::Evaluation, scheduled.evaluation
+    assert_equal :result, scheduled.evaluation.await_result
   end
 
   def test_refuses_to_replace_another_scheduler

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "fcntl"
+
 module Heddle
   class Scheduler
     # A reusable blocking fiber that runs system calls for the hooks. Inside
@@ -73,13 +75,40 @@ module Heddle
 
       def perform
         case @operation
-        when :read then OFFSETS ? @target.read(@io, 0, @offset) : read_at(@target, @offset)
-        when :write then OFFSETS ? @target.write(@io, 0, @offset) : write_at(@target, @offset)
+        when :read, :write then without_blocking(@io) { move }
         when :pread then @target.pread(@io, @from, 0, @offset)
         else @target.call
         end
       rescue StandardError => e
         e
+      end
+
+      # One read(2) or write(2), the descriptor being non-blocking.
+      def move
+        if @operation == :read
+          OFFSETS ? @target.read(@io, 0, @offset) : read_at(@target, @offset)
+        else
+          OFFSETS ? @target.write(@io, 0, @offset) : write_at(@target, @offset)
+        end
+      end
+
+      # A descriptor in blocking mode (+io.nonblock = false+, an inherited
+      # STDIN, an IO.for_fd) would block the whole thread in read(2), loop
+      # included, and on Ruby 3.1 out of reach of signals: it is made
+      # non-blocking for this one system call, then restored, as io-event
+      # does (async), so that it answers -EAGAIN and the fiber waits in the
+      # loop instead. One fcntl(F_GETFL) per call for an IO that is
+      # non-blocking already (docs/journal/scheduler.md, issue 26).
+      def without_blocking(io)
+        flags = io.fcntl(Fcntl::F_GETFL)
+        return yield unless flags.nobits?(Fcntl::O_NONBLOCK)
+
+        io.fcntl(Fcntl::F_SETFL, flags | Fcntl::O_NONBLOCK)
+        begin
+          yield
+        ensure
+          io.fcntl(Fcntl::F_SETFL, flags) unless io.closed?
+        end
       end
 
       # Ruby 3.1's IO::Buffer#read has no offset, and a slice must not stand

@@ -9,13 +9,15 @@ module Heddle
     # ready, so what it returns is exactly what +IO.select+ would (the
     # original objects, data already in an IO's read buffer counted ready).
     module IOSelect
+      # Ruby passes only the arguments its caller gave: +IO.select([r])+
+      # calls +io_select([r])+, hence the defaults (those of IO.select).
       # @param readables [Array<IO, #to_io>, nil]
       # @param writables [Array<IO, #to_io>, nil]
       # @param exceptables [Array<IO, #to_io>, nil]
       # @param timeout [Numeric, nil] seconds; nil waits for ever
       # @return [Array(Array, Array, Array), nil] the ready objects, nil when
       #   none became ready within +timeout+
-      def io_select(readables, writables, exceptables, timeout)
+      def io_select(readables, writables = nil, exceptables = nil, timeout = nil)
         ready = select_now(readables, writables, exceptables)
         return ready if ready || timeout&.zero?
         return select_in_loop(readables, writables, timeout) if exceptables.nil? || exceptables.empty?

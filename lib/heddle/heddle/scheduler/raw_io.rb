@@ -20,10 +20,11 @@ module Heddle
     #   raise for an OS error.
     #
     # Each system call is one IO::Buffer#read / #write / #pread / #pwrite
-    # (straight into Ruby's memory, no copy, no O_NONBLOCK toggling) run in a
-    # {BlockingFiber}, so that it calls no hook. A descriptor in blocking
-    # mode (an inherited STDIN, say) blocks the thread there, as it does in
-    # Ruby's own path without the hooks.
+    # (straight into Ruby's memory, no copy) run in a {BlockingFiber}, so
+    # that it calls no hook. A descriptor in blocking mode (an inherited
+    # STDIN, +io.nonblock = false+) is made non-blocking for that one call
+    # ({BlockingFiber}), so it answers -EAGAIN and the fiber waits in the
+    # loop instead of blocking the thread.
     module RawIO
       EAGAIN = -Errno::EAGAIN::Errno
       EBADF = -Errno::EBADF::Errno

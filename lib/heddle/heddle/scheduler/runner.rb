@@ -55,7 +55,7 @@ module Heddle
       # From a blocking (root) fiber: this fiber runs the loop while it
       # awaits the block, what the block started, then anything left.
       def run_in_loop(scheduler)
-        evaluation = scheduler.fiber(&wrapped)
+        evaluation = scheduler.fiber(&wrapped).evaluation
         outcome = evaluation.await_result
         await_descendants(evaluation)
         Drain.call(scheduler.loop)

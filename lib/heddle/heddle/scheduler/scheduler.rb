@@ -47,14 +47,17 @@ module Heddle
     # Fiber.schedule: runs the block now in a heddle fiber, until it finishes
     # or waits. Started inside a concurrent proc, it becomes that
     # evaluation's child (concluding the parent cancels it).
-    # @return [Proc::Evaluation] the fiber's evaluation (heddle's fibers are
-    #   pooled, so the Fiber itself outlives the block)
+    # @return [ScheduledFiber] the fiber as Ruby's interface promises
+    #   (+alive?+, +raise+, ...), its heddle evaluation in
+    #   {ScheduledFiber#evaluation} (heddle's fibers are pooled, so the
+    #   Fiber itself outlives the block)
     # @example
-    #   Heddle.run { Fiber.schedule { :done }.await_result } # => :done
+    #   Heddle.run { Fiber.schedule { :done }.evaluation.await_result } # => :done
     def fiber(&block)
-      evaluation = nil
+      scheduled = nil
       started = Heddle.concurrent_proc do
-        evaluation = Evaluation.current # created on demand, adopted by the caller's evaluation
+        # the evaluation is created on demand, adopted by the caller's
+        scheduled = ScheduledFiber.new(Evaluation.current, Fiber.current)
         block.call
       end
       begin
@@ -62,7 +65,7 @@ module Heddle
       rescue StandardError, ScriptError, SystemStackError
         nil # logged and concluded into the evaluation, as for any concurrent proc
       end
-      evaluation
+      scheduled
     end
 
     # Parks the current fiber until {#unblock} (Mutex#lock, Queue#pop,

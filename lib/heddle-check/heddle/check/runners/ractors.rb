@@ -37,7 +37,6 @@ module Heddle
         # Name of the thread with which a Heddle ractor pool receives its
         # workers' messages (Heddle::Workers::Ractors::Collector).
         COLLECTOR = "heddle-ractor-collector"
-        @warned = nil
         @busy = false
         @busy_lock = Thread::Mutex.new
 
@@ -80,16 +79,6 @@ module Heddle
           end
         end
         private_class_method :take_turn
-
-        # Ruby's experimental-feature warning, said once per process in heddle's words.
-        # @return [void]
-        def self.warn_once
-          return if @warned == Process.pid
-
-          @warned = Process.pid
-          warn "heddle: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
-               "can crash the whole process. Prefer worker: :process for production.", category: :experimental
-        end
 
         # @param property [Property]
         # @param size [Integer] workers
@@ -216,7 +205,7 @@ module Heddle
         end
 
         def start_worker
-          Ractors.warn_once
+          Heddle::Workers::Ractors::ExperimentalNote.once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
           Ractor.new(@handler, object_id, name: "heddle-check") { |handler, id| Ractors.serve(handler, id) }

@@ -20,6 +20,8 @@ require_relative "workers/processes/codec"
 require_relative "workers/lane"
 require_relative "workers/processes/lane"
 require_relative "workers/processes/backend"
+require_relative "workers/ractors/isolation"
+require_relative "workers/ractors/experimental_note"
 require_relative "workers/ractors/worker"
 require_relative "workers/ractors/collector"
 require_relative "workers/ractors/lane"
@@ -93,12 +95,25 @@ module Heddle
       # @param run [MapOptions]
       # @return [Array] results in input order
       def map_checked(items, options, run, &)
-        pool = Pool.checked(options.sized_for(items.size), &)
+        pool = started(items, options, &)
         begin
           pool.map_checked(items, run)
         ensure
           pool.shutdown(kill: true)
         end
+      end
+
+      # @api private
+      # A machinery error before any item ran (a block no ractor can run)
+      # has a result slot, nil, for every item.
+      # @param items [Array]
+      # @param options [PoolOptions]
+      # @return [Pool] started
+      def started(items, options, &)
+        Pool.checked(options.sized_for(items.size), &)
+      rescue Workers::Error => e
+        e.results = Array.new(items.size) if e.results.nil? || e.results.empty?
+        raise
       end
     end
   end

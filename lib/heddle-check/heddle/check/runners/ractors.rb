@@ -37,7 +37,6 @@ module Heddle
         # Name of the thread with which a Heddle ractor pool receives its
         # workers' messages (Heddle::Workers::Ractors::Collector).
         COLLECTOR = "heddle-ractor-collector"
-        @warned = nil
         @busy = false
         @busy_lock = Thread::Mutex.new
 
@@ -54,7 +53,7 @@ module Heddle
         # @return [Ractors, nil]
         # @raise [NotIsolatableError] when the block cannot be isolated
         def self.claim(property, options)
-          return nil unless options.timeout.nil? && Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
+          return nil unless options.timeout.nil? && filtered_receive? && no_collector?
           return nil unless take_turn
 
           begin
@@ -64,6 +63,17 @@ module Heddle
             raise
           end
         end
+
+        # Whether this Ruby has Ractor.receive_if, with which the driver takes
+        # only its own results. Ruby 4.0 removed it (Ractor::Port took its
+        # place: docs/scheduler.md, "Hooks per Ruby"); there the pool runner,
+        # which needs only Ractor.receive, runs ractor checks.
+        # @return [Boolean]
+        def self.filtered_receive? = Ractor.respond_to?(:receive_if)
+
+        # @return [Boolean] whether no Heddle ractor pool's collector waits in Ractor.receive
+        def self.no_collector? = Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
+        private_class_method :no_collector?
 
         # Lets the next check claim a runner.
         # @return [void]
@@ -80,16 +90,6 @@ module Heddle
           end
         end
         private_class_method :take_turn
-
-        # Ruby's experimental-feature warning, said once per process in heddle's words.
-        # @return [void]
-        def self.warn_once
-          return if @warned == Process.pid
-
-          @warned = Process.pid
-          warn "heddle: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
-               "can crash the whole process. Prefer worker: :process for production.", category: :experimental
-        end
 
         # @param property [Property]
         # @param size [Integer] workers
@@ -144,7 +144,7 @@ module Heddle
         # @return [void]
         def self.let_go(worker)
           worker.send(:stop)
-          worker.close_incoming
+          worker.close_incoming if worker.respond_to?(:close_incoming) # gone in Ruby 4.0: :stop suffices
         rescue Ractor::ClosedError
           nil # it has ended
         end
@@ -216,7 +216,7 @@ module Heddle
         end
 
         def start_worker
-          Ractors.warn_once
+          Heddle::Workers::Ractors::ExperimentalNote.once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
           Ractor.new(@handler, object_id, name: "heddle-check") { |handler, id| Ractors.serve(handler, id) }

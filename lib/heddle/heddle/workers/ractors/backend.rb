@@ -12,7 +12,6 @@ module Heddle
         # Seconds shutdown(kill: true) waits for each lane: a cancelled chunk
         # ends at once unless an item is stuck in C code, which no one can stop.
         KILL_WAIT = 2.0
-        @warned = nil
         @collector_lock = Mutex.new
 
         class << self
@@ -50,24 +49,27 @@ module Heddle
           end
 
           # @api private
+          # The handler as a ractor can run it, by the rule a ractor check's
+          # property follows ({Ractors::Isolation}): a block whose self is not
+          # shareable (a script's `main`) is rebuilt with nil as self when it
+          # reads no outer variable, instance variable or self.
           # @param handler [Proc]
           # @return [Proc] the handler made shareable
-          # @raise [NotShareableError] when it cannot be
+          # @raise [NotShareableError] when it cannot be, with #results empty (no item ran)
           def shareable!(handler)
-            Ractor.make_shareable(handler)
-          rescue ArgumentError, Ractor::Error => e # IsolationError is a Ractor::Error
-            raise NotShareableError,
-                  "the block cannot run in a ractor: #{e.message}. A ractor's block must not " \
-                  "use outer variables holding mutable objects, and its self must be shareable: " \
-                  "write it in a class or module body, as `nil.instance_exec { proc { |x| ... } }`, " \
-                  "or pass `&SomeModule.method(:name)`; or use worker: :process"
+            Ractors::Isolation.shareable(handler)
+          rescue Ractors::Isolation::Refused => e
+            error = NotShareableError.new("the block at #{e.where} cannot run in a ractor: #{e.refusal}; " \
+                                          "#{not_shareable_advice(e)}; or use worker: :process")
+            error.results = []
+            raise error
           end
 
           # @api private
           # Starts one worker ractor, without Ruby's experimental warning
-          # (heddle gives its own, once).
+          # (heddle gives its own: {Ractors::ExperimentalNote}).
           def start_ractor(token, handler)
-            warn_once
+            Ractors::ExperimentalNote.once
             experimental = Warning[:experimental]
             Warning[:experimental] = false
             Ractor.new(token, handler, name: "heddle-worker-#{token}") { |id, h| Ractors::Worker.run(id, h) }
@@ -77,13 +79,14 @@ module Heddle
 
           private
 
-          def warn_once
-            return if @warned == Process.pid
-
-            @warned = Process.pid
-            warn "heddle: worker: :ractor uses Ruby #{RUBY_VERSION}'s experimental Ractor; a Ruby bug in a ractor " \
-                 "can crash the whole process (File IO in ractors has crashed 3.1.2). Prefer worker: :process for " \
-                 "production.", category: :experimental
+          def not_shareable_advice(refused)
+            if refused.outer.empty?
+              "heddle cannot rebuild it with nil as self (#{refused.message}): define it in a file, " \
+                "in a class or module body (`HANDLER = proc { |x| ... }`), or pass `&SomeModule.method(:name)`"
+            else
+              "it reads #{refused.outer.join(', ')} from outside the block: pass values as items " \
+                "(or as shareable constants)"
+            end
           end
         end
 

@@ -41,12 +41,22 @@ module Heddle
       def strand(evaluation)
         return __wake__(EvaluationAwaiter.result_of(evaluation)) if evaluation.concluded?
 
+        thread = evaluation.__loop__.thread
         @promise.try_reject(
           Heddle::Evaluation::LoopGoneError.new(
-            "#{evaluation.inspect} will never conclude: its thread (#{evaluation.__loop__.thread.inspect}) ended " \
-            "before running it to the end; start evaluations on a thread that waits for them (e.g. in Heddle.run)"
+            "#{evaluation.inspect} will never conclude: its thread (#{thread.inspect}) " \
+            "#{EvaluationAwaiter.ending_of(thread)} before running it to the end; start evaluations on a thread " \
+            "that waits for them (e.g. in Heddle.run)"
           )
         )
+      end
+
+      # @param thread [Thread] a thread that has ended
+      # @return [String] how: "ended", or "died with <its exception>"
+      def self.ending_of(thread)
+        thread.join(0) && "ended"
+      rescue Exception => e # rubocop:disable Lint/RescueException -- join re-raises whatever ended the thread
+        "died with #{e.class}: #{Heddle::Error.describe(e.message)}"
       end
 
       # Called by the evaluation with its result.

@@ -31,8 +31,8 @@ module Heddle
     # Interface (what EventLoop, Heddle.await_readable and the scheduler call):
     # +empty?+, +watching?+, +waiting?+, +take_readable(io)+,
     # +take_writable(io)+, +add_reader(io, waiter)+, +add_writer+,
-    # +remove_reader+, +remove_writer+, +sweep+, +wait(timeout, wake_io)+ and
-    # +clear+; waiters respond to +__io_ready__+.
+    # +remove_reader+, +remove_writer+, +sweep+, +wait(timeout, wake_io)+,
+    # +waiters+ and +clear+; waiters respond to +__io_ready__+.
     class IOWatch
       # Times the loop may go to sleep before an idle registration (no waiter,
       # no token taken since) is dropped. Counted in sleeps, not sweeps: a

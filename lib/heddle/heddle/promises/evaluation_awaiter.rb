@@ -23,6 +23,8 @@ module Heddle
       # @param evaluation [Heddle::Proc::Evaluation]
       # @return [void]
       def attach(evaluation)
+        return @promise.try_reject(evaluation.__forked_error__) if !evaluation.concluded? && evaluation.__forked_from__
+
         loop = evaluation.__loop__
         return attach_elsewhere(evaluation, loop) unless Thread.current.equal?(loop.thread)
 

@@ -118,6 +118,11 @@ module Heddle
           false
         end
 
+        # @return [Array<#__io_ready__>] every evaluation waiting on an IO
+        def waiters
+          [@readers, @writers].flat_map { |table| table.values.flat_map(&:waiters) }
+        end
+
         # Forgets every waiter (used when a forked child starts a clean loop).
         # @return [void]
         def clear

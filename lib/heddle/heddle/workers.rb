@@ -93,7 +93,7 @@ module Heddle
       # @param run [MapOptions]
       # @return [Array] results in input order
       def map_checked(items, options, run, &)
-        pool = Pool.checked(options.sized_for(items.size), &)
+        pool = Pool.checked(options.sized_for(items.size).within(run.timeout), &)
         begin
           pool.map_checked(items, run)
         ensure

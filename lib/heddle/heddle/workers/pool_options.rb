@@ -88,6 +88,21 @@ module Heddle
         self.class.send(:new, @worker, size, @item_timeout, @lazy, @remote)
       end
 
+      # The options of a one-off pool for a map bounded by +seconds+
+      # ({Heddle.map}'s timeout:): a Redis pool gives up connecting by then
+      # (Heddle.map(timeout: 2) on a silent port ended after 10 s, the
+      # reconnect_timeout, each attempt waiting the client's 5 s; issue 28).
+      # @param seconds [Numeric, nil]
+      # @return [PoolOptions] self, or a copy with a shorter reconnect_timeout
+      def within(seconds)
+        return self unless seconds && @worker == :redis
+
+        limit = @remote.fetch(:reconnect_timeout, Redis::Backend::DEFAULTS[:reconnect_timeout])
+        return self if limit <= seconds
+
+        self.class.send(:new, @worker, @size, @item_timeout, @lazy, @remote.merge(reconnect_timeout: seconds))
+      end
+
       # @return [Hash] the keywords the backend takes besides size, handler and item_timeout
       def backend_options = @lazy ? { lazy: true } : @remote
     end

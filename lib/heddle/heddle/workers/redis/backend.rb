@@ -206,7 +206,8 @@ module Heddle
           @numbers = 0
           @released = false
           @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout)
-          @command = Client.connect(@url)
+          # (a short reconnect_timeout, e.g. a map's timeout:, bounds the wait for a silent server too)
+          @command = Client.connect(@url, timeout: [Client::TIMEOUT, @reconnect_timeout].min)
           @command_lock = Mutex.new
           command("could not create the pool") do |client|
             create_keys(client)

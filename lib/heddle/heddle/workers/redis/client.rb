@@ -24,11 +24,12 @@ module Heddle
           end
 
           # @param url [String] redis://host:port/db
+          # @param timeout [Numeric] seconds to connect, and for each reply
           # @return [RedisClient] a new connection (it connects on first use)
           # @raise [ArgumentError] for a URL that is not redis:// or rediss://
-          def connect(url)
+          def connect(url, timeout: TIMEOUT)
             load_gem
-            RedisClient.config(url: url, connect_timeout: TIMEOUT, read_timeout: TIMEOUT, write_timeout: TIMEOUT,
+            RedisClient.config(url: url, connect_timeout: timeout, read_timeout: timeout, write_timeout: timeout,
                                protocol: 3).new_client
           end
 

@@ -107,7 +107,9 @@ module Heddle
 
       # @return [Boolean]
       def within_bounds?(factory, value, min, max)
-        measure = %i[integer float].include?(factory) ? value : value.size
+        return value.between?(min.to_f, max.to_f) if factory == :float # bounds as the generator rounds them
+
+        measure = factory == :integer ? value : value.size
         measure >= min && (max.nil? || measure <= max)
       end
     end

@@ -94,12 +94,15 @@ module Heddle
         # Unique elements from an arbitrary of known few values (booleans,
         # constants, narrow integer ranges) cannot reach a larger min.
         def check_distinct!
-          distinct = @element.distinct_values
+          distinct = distinct_source.distinct_values
           return if distinct.nil? || distinct >= @min
 
           raise ArgumentError, "#{kind}: min: #{@min} distinct elements cannot be drawn from " \
-                               "#{@element.inspect}, which has only #{distinct} values"
+                               "#{distinct_source.inspect}, which has only #{distinct} values"
         end
+
+        # The arbitrary whose values must differ (the elements; a hash's keys).
+        def distinct_source = @element
 
         def fresh_length(rng, max) = rng.rand(EDGE_ODDS).zero? ? @min : rng.rand(@min..max)
 

@@ -18,6 +18,8 @@ require_relative "promises/already_resolved_error"
 require_relative "promises/timeout_error"
 require_relative "promises/all_rejected_error"
 require_relative "promises/evaluation_awaiter"
+require_relative "promises/owner_watch"
 require_relative "promises/evaluation_promise"
 
 Heddle::Proc::Evaluation.include(Heddle::Promises::EvaluationPromise)
+Heddle::EventLoop.on_fork { Heddle::Promises::OwnerWatch.reset } # the parent's watchers are not in the child

@@ -95,7 +95,7 @@ module Heddle
       # @param run [MapOptions]
       # @return [Array] results in input order
       def map_checked(items, options, run, &)
-        pool = started(items, options, &)
+        pool = started(items, options.within(run.timeout), &)
         begin
           pool.map_checked(items, run)
         ensure

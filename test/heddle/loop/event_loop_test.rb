@@ -134,12 +134,13 @@ class EventLoopTest < Minitest::Test
     assert Heddle.await_writable(IO.pipe[1], within: 1)
   end
 
-  def test_closing_an_awaited_io_wakes_its_waiter
+  def test_closing_an_awaited_io_wakes_its_waiter_with_the_closed_stream_error
     reader, _writer = IO.pipe
     waiter = Heddle.concurrently { Heddle.await_readable(reader) }
     Heddle.wait 0
     reader.close
-    assert_equal true, waiter.await_result(within: 1)
+    error = assert_raises(IOError) { waiter.await_result(within: 1) }
+    assert_equal "closed stream", error.message
   end
 
   def test_one_sweep_serves_a_batch_of_waits

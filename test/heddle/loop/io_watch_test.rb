@@ -21,6 +21,16 @@ module OnIOWatchBackend
     watch_class.backend = previous
   end
 
+  # @return [Object, :closed] the block's value, or :closed for the
+  #   closed-stream IOError
+  def closed_stream
+    yield
+  rescue IOError => e
+    raise unless e.message == "closed stream"
+
+    :closed
+  end
+
   def counting(watch, method)
     count = [0]
     watch.singleton_class.prepend(Module.new { define_method(method) { |*args| (count[0] += 1) && super(*args) } })
@@ -96,17 +106,17 @@ module IOWatchBehaviour
     assert_equal :none, result
   end
 
-  def test_closing_an_awaited_io_wakes_its_waiters_and_a_closed_io_wakes_at_once
+  def test_closing_an_awaited_io_wakes_its_waiters_and_a_closed_io_raises_at_once
     result = on_backend do
       reader, _writer = IO.pipe
-      waiters = Array.new(2) { Heddle.concurrently { Heddle.await_readable(reader) } }
+      waiters = Array.new(2) { Heddle.concurrently { closed_stream { Heddle.await_readable(reader) } } }
       Heddle.wait 0
       reader.close
-      late = Heddle.concurrently { Heddle.await_readable(reader) }
+      late = Heddle.concurrently { closed_stream { Heddle.await_readable(reader) } }
       woken = waiters.map { |waiter| waiter.await_result(within: 2) }
       [woken, late.await_result(within: 2), Heddle::EventLoop.current.io.empty?]
     end
-    assert_equal [[true, true], true, true], result
+    assert_equal [%i[closed closed], :closed, true], result
   end
 
   def test_a_resume_from_another_thread_wakes_a_loop_that_waits_on_ios
@@ -180,8 +190,44 @@ module IOWatchTurns
   end
 end
 
+# Closing an awaited IO from another thread, and awaiting a closed one.
+module IOWatchClosed
+  include OnIOWatchBackend
+
+  # Issue 28: on the IO.select back end an IO closed by another thread left
+  # its waiter hanging (the kernel's select does not return for it), and
+  # await_readable on an IO already closed answered true.
+  def test_an_io_closed_by_another_thread_wakes_await_readable_without_within
+    result = on_backend do
+      reader, writer = IO.pipe
+      closer = Thread.new { Heddle.wait(0.02) && reader.close }
+      [closed_stream { Heddle.await_readable(reader) }, closer.value && writer.close]
+    end
+    assert_equal [:closed, nil], result
+  end
+
+  def test_a_blocking_read_in_heddle_run_wakes_when_another_thread_closes_the_io
+    result = on_backend do
+      reader, writer = IO.pipe
+      closer = Thread.new { Heddle.wait(0.02) && reader.close }
+      [closed_stream { Heddle.run { reader.read(1) } }, closer.value && writer.close]
+    end
+    assert_equal [:closed, nil], result
+  end
+
+  def test_awaiting_an_io_already_closed_raises
+    result = on_backend do
+      reader, writer = IO.pipe
+      [reader, writer].each(&:close)
+      [closed_stream { Heddle.await_readable(reader) }, closed_stream { Heddle.await_writable(writer) }]
+    end
+    assert_equal %i[closed closed], result
+  end
+end
+
 class IOWatchSelectTest < Minitest::Test
   include IOWatchBehaviour
+  include IOWatchClosed
   include IOWatchTurns
 
   def backend = Heddle::EventLoop::Selectors::SelectWatch
@@ -189,6 +235,7 @@ end
 
 class IOWatchNIOTest < Minitest::Test
   include IOWatchBehaviour
+  include IOWatchClosed
   include IOWatchTurns
 
   def backend = Heddle::EventLoop::Selectors::NIOWatch
@@ -202,15 +249,23 @@ class IOWatchNIOTest < Minitest::Test
   def test_closing_one_of_many_awaited_ios_wakes_its_waiter
     result = on_backend do
       pipes = Array.new(backend::SCAN_ALWAYS + 20) { IO.pipe }
-      waiters = pipes.map { |(reader, _)| Heddle.concurrently { Heddle.await_readable(reader, within: 3) } }
+      waiters = pipes.map do |(reader, _)|
+        Heddle.concurrently { closed_stream { Heddle.await_readable(reader, within: 3) } }
+      end
       2.times { Heddle.wait 0.005 } # sleeps, and scans: the next scan is SCAN_INTERVAL away
       pipes[7][0].close
       woken = waiters[7].await_result(within: 2)
-      waiters.each { |waiter| waiter.conclude_to(nil) unless waiter.concluded? }
-      pipes.flatten.each { |io| io.close unless io.closed? }
+      release(waiters, pipes)
       woken
     end
-    assert_equal true, result
+    assert_equal :closed, result
+  end
+
+  private
+
+  def release(waiters, pipes)
+    waiters.each { |waiter| waiter.conclude_to(nil) unless waiter.concluded? }
+    pipes.flatten.each { |io| io.close unless io.closed? }
   end
 end
 

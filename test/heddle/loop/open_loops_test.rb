@@ -46,7 +46,63 @@ class OpenLoopsTest < Minitest::Test
     assert_equal 0, growth
   end
 
+  # Issue 28: on Ruby 3.1 the weak map the registry was handed back, under
+  # thread churn, objects that were not loops (a Symbol, an Array, nil) and
+  # threads died in OpenLoops#add. 2,000 short-lived threads that each sleep
+  # in a loop, while 10 long-lived loops wait for promises the churning
+  # threads resolve: no thread may die and every promise must arrive.
+  def test_thread_churn_with_cross_thread_waits_loses_no_thread
+    promises = Array.new(CHURN) { Heddle::Promise.new }
+    waiters = Array.new(10) { |i| Thread.new { promises.each_slice(10).map { |slice| value_of(slice[i]) } } }
+    errors = churn(promises)
+
+    assert_empty errors.tally, "threads died under churn"
+    assert_equal (0...CHURN).to_a, waiters.map(&:value).transpose.flatten
+  ensure
+    waiters&.each(&:kill)
+  end
+
+  # Issue 28: 200 finished threads kept 400 descriptors after GC until the
+  # next loop opened (their Thread objects were still referenced, so the
+  # weak map kept their loops). Now a collection reaps them.
+  def test_a_collection_closes_the_loops_of_ended_threads_still_referenced
+    before = descriptors
+    threads = Array.new(THREADS) { Thread.new { Heddle.wait 0.001 } }
+    threads.each { |thread| thread.join(10) or flunk "a thread did not finish" }
+    GC.start
+    100.times { descriptors - before < 10 ? break : sleep(0.01) } # the reaping thread runs after GC
+
+    assert_operator descriptors - before, :<, 10, "the ended threads' pipes stayed open after GC"
+    refute_includes threads.map(&:alive?), true
+  end
+
+  CHURN = 2_000
+
   private
+
+  def value_of(promise)
+    promise.wait(30) && promise.value
+  end
+
+  # Starts CHURN threads, 25 at a time, each sleeping in its loop and then
+  # fulfilling its promise; answers the errors that killed any of them.
+  def churn(promises)
+    errors = []
+    promises.each_with_index.each_slice(50) do |batch|
+      batch.map { |promise, index| Thread.new { churning_thread(promise, index) } }.each do |thread|
+        thread.join
+      rescue StandardError, SystemStackError => e
+        errors << e.class
+      end
+    end
+    errors
+  end
+
+  def churning_thread(promise, index)
+    Thread.current.report_on_exception = false
+    Heddle.wait(0.0001)
+    promise.fulfill(index)
+  end
 
   # A sleep (the wake-up pipe) and a read that waits (the selector).
   def sleep_and_read

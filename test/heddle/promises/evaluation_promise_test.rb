@@ -31,12 +31,12 @@ class EvaluationPromiseTest < Minitest::Test
     assert_equal [42, 42], Array.new(2) { results.pop }
   end
 
-  # Longer than EvaluationPromise::OWNER_CHECK_INTERVAL: the untimed waiter
+  # Longer than OwnerWatch::LINGER: the untimed waiter
   # looks at the owner thread between its waits and must go on waiting.
   def test_an_untimed_waiter_of_another_thread_outwaits_an_owner_blocked_outside_heddle
     evaluation = Heddle.concurrently { 6 * 7 }
     waiter = Thread.new { evaluation.await_result }
-    sleep(Heddle::Promises::EvaluationPromise::OWNER_CHECK_INTERVAL * 1.5) # blocked outside heddle meanwhile
+    sleep(Heddle::Promises::OwnerWatch::LINGER * 1.5) # blocked outside heddle meanwhile
     Heddle.wait(0.001) until waiter.join(0)
     assert_equal 42, waiter.value
   end
@@ -95,10 +95,24 @@ class EvaluationPromiseTest < Minitest::Test
       e
     end
     Thread.pass until waiter.status == "sleep"
-    sleep(Heddle::Promises::EvaluationPromise::OWNER_CHECK_INTERVAL * 1.5) # past the waiter's first look
+    sleep(Heddle::Promises::OwnerWatch::LINGER * 1.5) # past the waiter's first look
     ending << :end
     owner.join
     assert_kind_of Heddle::Evaluation::LoopGoneError, waiter.join(LIVE)&.value
+  end
+
+  # Issue 28: a timed wait got TimeoutError, an untimed one LoopGoneError a
+  # second late; now both get LoopGoneError when the thread dies, saying how.
+  def test_a_wait_for_an_evaluation_whose_thread_dies_says_it_died_timed_or_not
+    die = Thread::Queue.new
+    owner, evaluation = dying_owner(die)
+    waiters = [{ within: 30 }, {}].map { |options| Thread.new { wait_error(evaluation, options) } }
+    Thread.pass until waiters.all? { |waiter| waiter.status == "sleep" }
+    die << :now
+    errors = waiters.map { |waiter| waiter.join(LIVE).value }
+    assert_equal [Heddle::Evaluation::LoopGoneError] * 2, errors.map(&:class)
+    errors.each { |error| assert_match(/died with ArgumentError: "owner's bug"/, error.message) }
+    assert_raises(ArgumentError) { owner.value } # it died as it was told
   end
 
   def test_a_result_made_before_the_thread_ended_is_still_there
@@ -120,5 +134,24 @@ class EvaluationPromiseTest < Minitest::Test
   ensure
     finish << true
     owner&.join
+  end
+
+  # A thread that hands over an evaluation it never runs, then raises once told to.
+  # @return [Array(Thread, Heddle::Proc::Evaluation)]
+  def dying_owner(die)
+    handed = Thread::Queue.new
+    owner = Thread.new do
+      Thread.current.report_on_exception = false
+      handed << Heddle.concurrently { :never_run }
+      die.pop
+      raise ArgumentError, "owner's bug"
+    end
+    [owner, handed.pop]
+  end
+
+  def wait_error(evaluation, options)
+    evaluation.await_result(**options)
+  rescue Heddle::Evaluation::LoopGoneError, Heddle::Evaluation::TimeoutError => e
+    e
   end
 end

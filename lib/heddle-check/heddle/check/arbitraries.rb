@@ -92,7 +92,7 @@ module Heddle
       def hash(key = nil, value = nil, min: 0, max: nil)
         return super() if key.nil? && value.nil?
 
-        Hash.new(key, value, min: min, max: max)
+        Hash.new(arbitrary!(key, "hash: key:"), arbitrary!(value, "hash: value:"), min: min, max: max)
       end
 
       # @example
@@ -167,10 +167,11 @@ module Heddle
 
       private
 
-      def arbitrary!(value)
+      def arbitrary!(value, name = nil)
         return value if value.is_a?(Arbitrary)
 
-        raise TypeError, "expected a Heddle::Check::Arbitrary, got #{value.inspect}; wrap plain values in constant(...)"
+        raise TypeError, "#{"#{name} " if name}expected a Heddle::Check::Arbitrary, got #{value.inspect}; " \
+                         "wrap plain values in constant(...)"
       end
     end
   end

@@ -30,6 +30,10 @@ module Heddle
       # @return [Boolean] true when #realize is the identity (lets hot loops skip it)
       def plain? = true
 
+      # @return [Integer, nil] how many different values it can draw, when
+      #   that is known and small (sets and hash keys refuse a larger min:); nil: unknown
+      def distinct_values = nil
+
       # A new arbitrary whose values are `fn` applied to this one's; shrinks
       # through the source.
       #

@@ -66,6 +66,7 @@ module Heddle
       # @return [void]
       def after_fork
         loop = Thread.current.thread_variable_get(THREAD_KEY)
+        loop&.orphan_pending
         loop&.reinitialize!
         @fork_callbacks.each(&:call)
       end
@@ -139,6 +140,20 @@ module Heddle
       @seq = 0
       reset_wakeup
       self
+    end
+
+    # Tells the entries pending in this loop (run queue, held starts, zero
+    # waits, timers, IO waiters) that they will never run here: called in a
+    # forked child before the loop is emptied, so that awaiting one of the
+    # parent's evaluations raises at once instead of waiting for ever
+    # (issue 28: a grandchild's await hung). Entries answer +__forked__+
+    # with the parent's pid if they care.
+    # @api private
+    # @param parent [Integer] the pid of the process the loop was forked from
+    # @return [void]
+    def orphan_pending(parent = Process.ppid)
+      pending = @queue[@head..] + @held + @zero.each_slice(3).map(&:first) + @timer_list.map(&:target) + @io.waiters
+      pending.each { |entry| entry.__forked__(parent) if entry.respond_to?(:__forked__) }
     end
 
     # @return [Float] seconds since the loop was created or reinitialized

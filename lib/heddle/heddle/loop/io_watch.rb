@@ -31,8 +31,8 @@ module Heddle
     # Interface (what EventLoop, Heddle.await_readable and the scheduler call):
     # +empty?+, +watching?+, +waiting?+, +take_readable(io)+,
     # +take_writable(io)+, +add_reader(io, waiter)+, +add_writer+,
-    # +remove_reader+, +remove_writer+, +sweep+, +wait(timeout, wake_io)+ and
-    # +clear+; waiters respond to +__io_ready__+.
+    # +remove_reader+, +remove_writer+, +sweep+, +wait(timeout, wake_io)+,
+    # +waiters+ and +clear+; waiters respond to +__io_ready__+.
     class IOWatch
       # Times the loop may go to sleep before an idle registration (no waiter,
       # no token taken since) is dropped. Counted in sleeps, not sweeps: a
@@ -53,6 +53,9 @@ module Heddle
       # Raised when HEDDLE_SELECTOR names no back end, or one that cannot load.
       class SelectorError < Error; end
 
+      BACKEND_LOCK = Mutex.new
+      private_constant :BACKEND_LOCK
+
       class << self
         # @return [IOWatch] a registry of the chosen back end's class (this
         #   very class is never instantiated); IO.select's in a Ractor other
@@ -72,7 +75,9 @@ module Heddle
         # @example
         #   Heddle::EventLoop::IOWatch.backend # => Heddle::EventLoop::Selectors::NIOWatch
         def backend
-          @backend ||= choose(ENV.fetch("HEDDLE_SELECTOR", nil))
+          # Under a lock: threads whose first loops open at once each required
+          # nio4r ("circular require" warnings under -w; issue 28).
+          @backend || BACKEND_LOCK.synchronize { @backend ||= choose(ENV.fetch("HEDDLE_SELECTOR", nil)) }
         end
 
         # Sets the back end of loops created from now on (tests run both).

@@ -4,13 +4,21 @@ module Heddle
   class EventLoop
     # The loops of this Ractor that hold descriptors open (a wake-up pipe, a
     # selector), with the thread each belongs to. Ruby has no hook for a
-    # thread's end, and a loop lives as long as its Thread object (a thread
-    # variable), so without this every thread that ever slept in a loop kept
-    # its descriptors until the garbage collector freed the Thread: a
-    # program that starts threads faster than GC runs met EMFILE. Each time
-    # a loop opens its pipe, the loops of threads that ended are closed
-    # first, so the count stays at the live threads' loops plus at most the
-    # few that ended since the last opening.
+    # thread's end, so without this every thread that ever slept in a loop
+    # kept its descriptors until the garbage collector freed the Thread: a
+    # program that starts threads faster than GC runs met EMFILE.
+    #
+    # The loops of ended threads are closed ("reaped") when the next loop
+    # opens its pipe, and after the next garbage collection (a finalizer on
+    # a throwaway object, armed when a loop registers, in the main Ractor),
+    # so the count stays at the live threads' loops plus at most the few
+    # that ended since the last opening or collection. A loop leaves the
+    # registry when it closes ({WakePipe#close}, a reinitialize).
+    #
+    # Strong references, not ObjectSpace::WeakMap: Ruby 3.1's WeakMap yielded,
+    # under thread churn, keys already freed whose slots held other objects
+    # (a Symbol, an Array, nil: issue 28). The registry only ever holds loops
+    # that are open, and drops them when they close or are reaped.
     class OpenLoops
       KEY = :__heddle_open_loops__
       private_constant :KEY
@@ -21,12 +29,19 @@ module Heddle
         Ractor.current[KEY] ||= new
       end
 
+      # A finalizer that reaps +registry+ after the collection that frees the
+      # object it is attached to; it holds no reference to that object.
+      # @param registry [OpenLoops]
+      # @return [Proc]
+      def self.reaper(registry)
+        proc { registry.reap_after_gc }
+      end
+
       def initialize
-        # Weak: the registry must not keep a loop (and its pipe) alive after
-        # its Thread is freed; the garbage collector then closes the pipe, as
-        # it did before there was a registry.
-        @loops = ObjectSpace::WeakMap.new
+        @loops = {}.compare_by_identity
         @lock = Mutex.new
+        @canary = false # a GC canary is armed and not yet fired
+        @gc_canary = Ractor.current.equal?(Ractor.main) # finalizers run in the main Ractor only
       end
 
       # Records +loop+ as holding descriptors, after closing those of the
@@ -34,22 +49,63 @@ module Heddle
       # @param loop [EventLoop]
       # @return [void]
       def add(loop)
-        @lock.synchronize do
-          @loops.each_key do |other|
-            # On Ruby 3.1 a WeakMap may yield, for a key already freed, the
-            # object that took its slot (CI once got one whose #thread was
-            # true): only loops are closed.
-            next unless other.is_a?(EventLoop)
+        reap
+        @lock.synchronize { @loops[loop] = true }
+        arm_canary
+      end
 
-            other.close if other.open? && !other.thread.alive?
-          end
-          @loops[loop] = true
-        end
+      # Forgets +loop+ (it closed its descriptors).
+      # @param loop [EventLoop]
+      # @return [void]
+      def remove(loop)
+        @lock.synchronize { @loops.delete(loop) }
+      end
+
+      # Closes the loops whose thread has ended and forgets them.
+      # @return [Integer] how many were closed
+      def reap
+        ended = @lock.synchronize { take_ended }
+        ended.each(&:close)
+        ended.size
+      end
+
+      # {#reap} after a garbage collection, from a finalizer. Finalizers run
+      # in trap context, where a Mutex may not be locked (nor a selector
+      # closed), so the reaping runs in a thread of its own, started only
+      # when a registered loop's thread has ended (the snapshot is read
+      # without the lock: Hash reads are atomic under the GVL).
+      # @return [Thread, nil] the reaping thread, if one was needed
+      def reap_after_gc
+        @canary = false
+        return unless @loops.keys.any? { |loop| !loop.thread.alive? }
+
+        Thread.new { reap }
+      rescue ThreadError
+        nil # at exit no thread may start; the process closes the descriptors
       end
 
       # @return [Integer] loops of this Ractor holding a wake-up pipe now
       def size
-        @lock.synchronize { @loops.each_key.count { |other| other.is_a?(EventLoop) && other.open? } }
+        @lock.synchronize { @loops.count { |loop, _| loop.open? } }
+      end
+
+      private
+
+      # Under the lock: removes and returns the loops of ended threads.
+      def take_ended
+        ended = @loops.each_key.reject { |loop| loop.thread.alive? }
+        ended.each { |loop| @loops.delete(loop) }
+        ended
+      end
+
+      # One canary at a time, armed when there are loops to reap; its
+      # finalizer does not re-arm (at exit, Ruby runs finalizers until none
+      # is left, and one that armed another would never let it finish).
+      def arm_canary
+        return if @canary || !@gc_canary
+
+        @canary = true
+        ObjectSpace.define_finalizer(Object.new, OpenLoops.reaper(self))
       end
 
       current # the main Ractor's, made at load, before any thread races for it

@@ -40,8 +40,11 @@ module Heddle
       def close_wake_pipe
         reader = @wake_r
         writer = @wake_w
+        return if reader.nil?
+
         @wake_r = @wake_w = nil
-        [reader, writer].each { |io| io.close unless io.nil? || io.closed? }
+        OpenLoops.current.remove(self)
+        [reader, writer].each { |io| io.close unless io.closed? }
       end
 
       # One write wakes the sleeping loop: later messages are drained with the

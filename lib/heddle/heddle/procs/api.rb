@@ -52,6 +52,7 @@ module Heddle
     # @param within [Numeric, nil]
     # @param timeout_result [Object] returned on timeout
     # @return [true, Object] true, or +timeout_result+
+    # @raise [IOError] when +io+ is closed, or is closed (by any thread) while awaited
     # @example
     #   r, w = IO.pipe
     #   w.write "x"
@@ -63,14 +64,18 @@ module Heddle
       watch = evaluation.__loop__.io
       # A readiness token from the loop's last sweep (see EventLoop::IOWatch)
       # answers at once: one poll serves a batch of waits.
+      raise IOError, "closed stream" if io.closed?
       return true if watch.take_readable(io)
 
       watch.add_reader(io, evaluation)
       begin
-        evaluation.__await__(within, timeout_result)
+        result = evaluation.__await__(within, timeout_result)
       ensure
         watch.remove_reader(io, evaluation)
       end
+      raise IOError, "closed stream" if io.closed? # closed under the waiter: it wakes with the error
+
+      result
     end
 
     # Suspends the current evaluation until +io+ is writable.
@@ -78,6 +83,7 @@ module Heddle
     # @param within [Numeric, nil]
     # @param timeout_result [Object] returned on timeout
     # @return [true, Object] true, or +timeout_result+
+    # @raise [IOError] when +io+ is closed, or is closed (by any thread) while awaited
     # @example
     #   _r, w = IO.pipe
     #   Heddle.await_writable(w) # => true
@@ -86,14 +92,18 @@ module Heddle
       within = Waits.within!(within) if within
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
       watch = evaluation.__loop__.io
+      raise IOError, "closed stream" if io.closed?
       return true if watch.take_writable(io) # as in await_readable
 
       watch.add_writer(io, evaluation)
       begin
-        evaluation.__await__(within, timeout_result)
+        result = evaluation.__await__(within, timeout_result)
       ensure
         watch.remove_writer(io, evaluation)
       end
+      raise IOError, "closed stream" if io.closed? # closed under the waiter: it wakes with the error
+
+      result
     end
 
     # @param evaluation_class [Class] a subclass of {Proc::Evaluation}

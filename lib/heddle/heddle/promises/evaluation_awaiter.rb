@@ -23,6 +23,8 @@ module Heddle
       # @param evaluation [Heddle::Proc::Evaluation]
       # @return [void]
       def attach(evaluation)
+        return @promise.try_reject(evaluation.__forked_error__) if !evaluation.concluded? && evaluation.__forked_from__
+
         loop = evaluation.__loop__
         return attach_elsewhere(evaluation, loop) unless Thread.current.equal?(loop.thread)
 
@@ -41,12 +43,22 @@ module Heddle
       def strand(evaluation)
         return __wake__(EvaluationAwaiter.result_of(evaluation)) if evaluation.concluded?
 
+        thread = evaluation.__loop__.thread
         @promise.try_reject(
           Heddle::Evaluation::LoopGoneError.new(
-            "#{evaluation.inspect} will never conclude: its thread (#{evaluation.__loop__.thread.inspect}) ended " \
-            "before running it to the end; start evaluations on a thread that waits for them (e.g. in Heddle.run)"
+            "#{evaluation.inspect} will never conclude: its thread (#{thread.inspect}) " \
+            "#{EvaluationAwaiter.ending_of(thread)} before running it to the end; start evaluations on a thread " \
+            "that waits for them (e.g. in Heddle.run)"
           )
         )
+      end
+
+      # @param thread [Thread] a thread that has ended
+      # @return [String] how: "ended", or "died with <its exception>"
+      def self.ending_of(thread)
+        thread.join(0) && "ended"
+      rescue Exception => e # rubocop:disable Lint/RescueException -- join re-raises whatever ended the thread
+        "died with #{e.class}: #{Heddle::Error.describe(e.message)}"
       end
 
       # Called by the evaluation with its result.

@@ -7,11 +7,6 @@ module Heddle
     # for an evaluation like for any promise, and await_result from another
     # thread waits that way.
     module EvaluationPromise
-      # Seconds between looks at whether the evaluation's thread still lives,
-      # while another thread waits for it with no timeout: a wait for an
-      # evaluation nothing can run any more ends with an error, not never.
-      OWNER_CHECK_INTERVAL = 1.0
-
       # @return [Heddle::Promise] fulfilled with the evaluation's result, or
       #   rejected with the exception it concluded to
       # @example
@@ -31,7 +26,7 @@ module Heddle
       def __await_elsewhere__(within, timeout_result)
         awaiter = EvaluationAwaiter.new(promise = Heddle::Promise.new)
         awaiter.attach(self)
-        resolved = within ? promise.wait([within, 0].max) : wait_while_loop_lives(promise, awaiter)
+        resolved = promise.resolved? || wait_while_loop_lives(promise, awaiter, within)
         return promise.rejected? ? promise.reason : promise.value if resolved
 
         return timeout_result unless Heddle::Evaluation::TIMEOUT.equal?(timeout_result)
@@ -45,13 +40,15 @@ module Heddle
 
       private
 
-      def wait_while_loop_lives(promise, awaiter)
+      # Waits for the promise; the owner thread's end strands the awaiter at
+      # once (OwnerWatch), so the wait ends with LoopGoneError, not a timeout.
+      def wait_while_loop_lives(promise, awaiter, within)
         thread = __loop__.thread
-        until promise.wait(OWNER_CHECK_INTERVAL)
-          # once stranded the promise is resolved, and the next wait says so
-          awaiter.strand(self) unless thread.alive?
-        end
-        true
+        OwnerWatch.watch(thread, awaiter, self)
+        awaiter.strand(self) unless thread.alive? # it ended before the watch began
+        promise.wait(within && [within, 0].max)
+      ensure
+        OwnerWatch.unwatch(thread, awaiter)
       end
     end
   end

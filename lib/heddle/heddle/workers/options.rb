@@ -8,6 +8,15 @@ module Heddle
     # (a value out of range) or TypeError (a value of the wrong kind) naming
     # the parameter and the value, and leaves everything as it was.
     module Options
+      # The most workers a pool of each kind may have: more is a request the
+      # machine cannot honour (a fiber's stack takes two kernel mappings, and
+      # vm.max_map_count is 65,530 by default; a thread or a process costs
+      # more), refused at the door rather than found out after minutes of
+      # starting them (issue 28: size: 10**8 fibers hung).
+      MAX_SIZE = { fiber: EventLoop::MAX_LIVE_FIBERS, thread: 10_000, process: 1_024, ractor: 1_024 }.freeze
+      # Any other kind (inline, redis)
+      MAX_SIZE_OTHER = 10_000
+
       module_function
 
       # @param worker [Object]
@@ -20,12 +29,17 @@ module Heddle
       end
 
       # @param size [Object]
+      # @param worker [Symbol] the kind, whose {MAX_SIZE} bounds size
       # @return [Integer, nil] size
-      # @raise [ArgumentError] unless nil or a positive Integer
-      def size!(size)
-        return size if size.nil? || (size.is_a?(Integer) && size.positive?)
+      # @raise [ArgumentError] unless nil or a positive Integer at most the kind's {MAX_SIZE}
+      def size!(size, worker = nil)
+        unless size.nil? || (size.is_a?(Integer) && size.positive?)
+          raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{describe(size)}"
+        end
+        return size if size.nil? || size <= (max = MAX_SIZE.fetch(worker, MAX_SIZE_OTHER))
 
-        raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{describe(size)}"
+        raise ArgumentError, "size: #{size} is more #{worker || 'worker'} workers than a pool may have (at most " \
+                             "#{max}); a map never starts more workers than it has items"
       end
 
       # A duration in seconds: nil or Float::INFINITY mean no limit.

@@ -30,7 +30,7 @@ module Heddle
         # @raise [ArgumentError, TypeError] naming the bad argument
         def check!(worker, size, handler, item_timeout: nil, lazy: false, remote: {}, block_checked: false) # rubocop:disable Metrics/ParameterLists -- Pool.new's keywords, checked in one place
           Options.worker!(worker)
-          Options.size!(size)
+          Options.size!(size, worker)
           item_timeout = Options.seconds!(:item_timeout, item_timeout)
           if Options.boolean!(:lazy, lazy) && worker != :process
             raise ArgumentError, "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
@@ -74,14 +74,33 @@ module Heddle
       end
 
       # The options of a one-off pool for `count` items ({Heddle.map}): no
-      # more default workers than items.
+      # more workers than items, whether the size was given or the default
+      # (size: 10_000 threads for 2 items started 10,000 threads; issue 28).
       # @param count [Integer]
       # @return [PoolOptions] self, or a copy with the size filled in
       def sized_for(count)
-        return self if @size
+        return self if @worker == :redis # its size is the remote workers' concurrency, not a pool's
 
-        default = Heddle::Pool.default_size(@worker) or return self # :redis: the workers' own count
-        self.class.send(:new, @worker, [default, count].min.clamp(1, nil), @item_timeout, @lazy, @remote)
+        size = @size || Heddle::Pool.default_size(@worker)
+        size = [size, count].min.clamp(1, nil)
+        return self if size == @size
+
+        self.class.send(:new, @worker, size, @item_timeout, @lazy, @remote)
+      end
+
+      # The options of a one-off pool for a map bounded by +seconds+
+      # ({Heddle.map}'s timeout:): a Redis pool gives up connecting by then
+      # (Heddle.map(timeout: 2) on a silent port ended after 10 s, the
+      # reconnect_timeout, each attempt waiting the client's 5 s; issue 28).
+      # @param seconds [Numeric, nil]
+      # @return [PoolOptions] self, or a copy with a shorter reconnect_timeout
+      def within(seconds)
+        return self unless seconds && @worker == :redis
+
+        limit = @remote.fetch(:reconnect_timeout, Redis::Backend::DEFAULTS[:reconnect_timeout])
+        return self if limit <= seconds
+
+        self.class.send(:new, @worker, @size, @item_timeout, @lazy, @remote.merge(reconnect_timeout: seconds))
       end
 
       # @return [Hash] the keywords the backend takes besides size, handler and item_timeout

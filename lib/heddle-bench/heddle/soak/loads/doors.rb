@@ -2,12 +2,14 @@
 
 require "heddle/check"
 require_relative "../door_calls"
+require_relative "../door_bounds"
 
 module Heddle
   module Soak
     module Loads
       # "Validate at the door": each round checks DoorCalls' property with a
-      # fresh seed, so a long soak tries many sequences of good and bad calls.
+      # fresh seed, so a long soak tries many sequences of good and bad calls,
+      # and DoorBounds' properties (sizes, lengths, bounds; issue 28).
       class Doors < Load
         RUNS = 5
 
@@ -17,6 +19,11 @@ module Heddle
         def round(random)
           result = Heddle::Check.check(DoorCalls.property, runs: RUNS, seed: random.rand(2**32))
           check nil, result.passed? ? nil : result.report, "a sequence of good and bad calls"
+          { DoorBounds.sizes_property(count_threads: false) => "a map's size", # other loads start threads
+            DoorBounds.generators_property => "a generator's bounds" }.each do |property, what|
+            result = Heddle::Check.check(property, runs: RUNS, seed: random.rand(2**32))
+            check nil, result.passed? ? nil : result.report, what
+          end
         end
       end
     end

@@ -8,6 +8,9 @@ module Heddle
         # @see Arbitrary#generate
         def generate(choices, _size) = choices.boolean
 
+        # @see Arbitrary#distinct_values
+        def distinct_values = 2
+
         # @return [String]
         def inspect = "boolean"
       end

@@ -14,6 +14,9 @@ module Heddle
         # @see Arbitrary#generate
         def generate(_choices, _size) = @value
 
+        # @see Arbitrary#distinct_values
+        def distinct_values = 1
+
         # @return [String]
         def inspect = "constant(#{@value.inspect})"
       end

@@ -15,9 +15,12 @@ module Heddle
         # @param min [Numeric] lower bound (default -Infinity)
         # @param max [Numeric] upper bound (default Infinity)
         # @param nan [Boolean] whether NaN may be generated
-        # @raise [ArgumentError] when min > max
+        # @raise [TypeError] when min or max is not a real number
+        # @raise [ArgumentError] when min > max, or either is NaN
         def initialize(min: -::Float::INFINITY, max: ::Float::INFINITY, nan: false)
           super()
+          Float.bound!(:min, min)
+          Float.bound!(:max, max)
           raise ArgumentError, "float needs min <= max, got min: #{min.inspect}, max: #{max.inspect}" unless min <= max
 
           @min = min.to_f
@@ -36,6 +39,17 @@ module Heddle
             value = rng.rand * (10.0**rng.rand(-6..12)) * (rng.rand(2).zero? ? 1 : -1)
             value.clamp(@min, @max)
           end
+        end
+
+        # @param name [Symbol] the keyword, for the message
+        # @param value [Object]
+        # @return [void]
+        # @raise [TypeError, ArgumentError] unless a real number other than NaN
+        def self.bound!(name, value)
+          unless value.is_a?(Numeric) && value.real?
+            raise TypeError, "float: #{name}: must be a real number, got #{value.inspect} (#{value.class})"
+          end
+          raise ArgumentError, "float: #{name}: must not be NaN" if value.to_f.nan?
         end
 
         # @return [String]

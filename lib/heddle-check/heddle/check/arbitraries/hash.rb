@@ -12,6 +12,7 @@ module Heddle
         # @param min [Integer] minimum number of pairs
         # @param max [Integer, nil]
         def initialize(key, value, min: 0, max: nil)
+          @key = key # (before super: its door check counts the keys' distinct values)
           super(Tuple.new([key, value]), min: min, max: max, unique_by: :first.to_proc)
         end
 
@@ -20,6 +21,11 @@ module Heddle
 
         # @return [::String]
         def inspect = "hash(#{super})"
+
+        private
+
+        # Pairs are unique by key: as many as the keys' distinct values.
+        def distinct_source = @key
       end
     end
   end

@@ -67,6 +67,9 @@ module Heddle
         # @return [Boolean] whether value is within min..max
         def cover?(value) = @range.cover?(value)
 
+        # @see Arbitrary#distinct_values
+        def distinct_values = @max - @min + 1
+
         # @return [String]
         def inspect = "integer(#{@min}..#{@max})"
 

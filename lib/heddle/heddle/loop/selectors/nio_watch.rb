@@ -179,6 +179,9 @@ module Heddle
           woke
         end
 
+        # @return [Array<#__io_ready__>] every evaluation waiting on an IO
+        def waiters = @regs.values.flat_map { |reg| reg.readers + reg.writers }
+
         # Forgets every waiter and registration, and the selector with them
         # (a forked child must not touch the kernel registrations it shares
         # with its parent: it starts with a fresh selector).

@@ -13,6 +13,13 @@ module Heddle
         # Waiters of one IO in one direction, and how long it has had none.
         Entry = Struct.new(:waiters, :idle)
 
+        # Longest blocking select while IOs are waited on, in seconds. The
+        # kernel's select does not return when another thread closes one of
+        # its descriptors, so a waiter of an IO closed under it hung until
+        # something else woke the loop (issue 28); the next select finds the
+        # closed IO (IOError) and wakes its waiters.
+        CLOSED_CHECK = 0.05
+
         def initialize
           super
           @readers = {}
@@ -100,13 +107,20 @@ module Heddle
         def wait(timeout, wake_io)
           evict_idle
           readers = waited(@readers) << wake_io
-          ready = IO.select(readers, waited(@writers), nil, timeout) or return false
+          writers = waited(@writers)
+          timeout = CLOSED_CHECK if (readers.size > 1 || !writers.empty?) && !(timeout && timeout < CLOSED_CHECK)
+          ready = IO.select(readers, writers, nil, timeout) or return false
           wake(ready[0], @readers, nil)
           wake(ready[1], @writers, nil)
           ready[0].include?(wake_io)
         rescue IOError, Errno::EBADF
           wake_closed
           false
+        end
+
+        # @return [Array<#__io_ready__>] every evaluation waiting on an IO
+        def waiters
+          [@readers, @writers].flat_map { |table| table.values.flat_map(&:waiters) }
         end
 
         # Forgets every waiter (used when a forked child starts a clean loop).

@@ -24,6 +24,7 @@ module Heddle
       include Store
       include Awaiters
       include Children
+      include Forked
 
       # What #inspect calls a phase (RUNNING and SCHEDULED: "running").
       INSPECT_NAMES = { PENDING => "scheduled", ZERO_WAIT => "waiting", WAITING => "waiting" }.freeze
@@ -271,6 +272,8 @@ module Heddle
       end
 
       def wait_for_result(within, timeout_result)
+        return __forked_error__ if __forked_from__ # its loop was emptied by a fork: nothing runs it here
+
         # Awaiters change only on the evaluation's own thread: another
         # thread waits through a promise (Promises::EvaluationPromise).
         return __await_elsewhere__(within, timeout_result) unless Thread.current.equal?(@loop.thread)

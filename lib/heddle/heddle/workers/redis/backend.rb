@@ -239,7 +239,8 @@ module Heddle
           @numbers = 0
           @released = false
           @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout, @codec, @pool_id)
-          @command = @config.connect
+          # (a short reconnect_timeout, e.g. a map's timeout:, bounds the wait for a silent server too)
+          @command = @config.connect(timeout: [Client::TIMEOUT, @reconnect_timeout].min)
           @command_lock = Mutex.new
           command("could not create the pool") do |client|
             create_keys(client)

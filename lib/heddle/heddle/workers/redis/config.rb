@@ -46,11 +46,11 @@ module Heddle
           @ssl_params = ssl_params(settings)
         end
 
+        # @param timeout [Numeric] seconds to connect, and for each reply
         # @return [RedisClient] a new connection (it connects on first use)
-        def connect
+        def connect(timeout: Client::TIMEOUT)
           Client.load_gem
-          options = { url: @url, connect_timeout: Client::TIMEOUT, read_timeout: Client::TIMEOUT,
-                      write_timeout: Client::TIMEOUT, protocol: 3 }
+          options = { url: @url, connect_timeout: timeout, read_timeout: timeout, write_timeout: timeout, protocol: 3 }
           options[:username] = @username if @username
           options[:password] = @password if @password
           options.merge!(ssl: true, ssl_params: @ssl_params) unless @ssl_params.empty?

@@ -27,6 +27,9 @@ module Heddle
         attr_accessor :concluded
         # @return [Object] the result it concluded to while still running
         attr_accessor :result
+        # @return [Integer, nil] the pid of the process where it was pending
+        #   when this one forked: it never runs here
+        attr_accessor :forked_from
       end
     end
   end

@@ -7,13 +7,13 @@ require "rbconfig"
 # the runs that hung (killed at the limit).
 module FreshRuns
   # @param code [String] the child script, given to `ruby -e`
-  # @param argument [String] its one argument
+  # @param argument [String, Array<String>] its argument(s)
   # @param runs [Integer]
   # @param limit [Numeric] seconds a run may take
   # @return [Integer] how many runs hung
   def self.hung(code, argument, runs:, limit:)
     Array.new(runs) do
-      pid = Process.spawn(RbConfig.ruby, "-e", code, argument, out: File::NULL, err: File::NULL)
+      pid = Process.spawn(RbConfig.ruby, "-e", code, *argument, out: File::NULL, err: File::NULL)
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
       sleep 0.05 until (done = Process.waitpid(pid, Process::WNOHANG)) ||
                        Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline

@@ -55,7 +55,10 @@ module Heddle
       __take__: "Proc::PooledFiber: take the next start in place (EventLoop#chain)",
       __resume_kept__: "Proc::PooledFiber: resume its waiting proc with the value kept for it",
       __cancel__: "Proc::PooledFiber: unwind its proc (the evaluation was concluded from outside)",
-      __drop_wait_timer__: "Proc::PooledFiber: cancel the timer of the current wait"
+      __drop_wait_timer__: "Proc::PooledFiber: cancel the timer of the current wait",
+      __forked__: "Proc::Evaluation, in a forked child's loop: it was pending in the parent and never runs here",
+      __forked_from__: "Proc::Evaluation: the pid of the process it was pending in when this one forked",
+      __forked_error__: "Proc::Evaluation: the LoopGoneError awaiting a forked copy raises"
     }.freeze
 
     # @return [Array<Symbol>] every protocol message

@@ -5,8 +5,8 @@ module Heddle
     class Evaluation < Heddle::Evaluation
       # An evaluation pending in a process that forked: the child's loop
       # starts empty (EventLoop.after_fork), so the child's copy never runs,
-      # and awaiting it there raises at once instead of waiting for ever
-      # (issue 28). The parent's pid is kept in the evaluation's Extras.
+      # and awaiting it there raises at once instead of waiting for ever.
+      # The parent's pid is kept in the evaluation's Extras.
       module Forked
         # Told by a forked child's loop that this evaluation was pending in
         # the parent and will never run here (EventLoop#orphan_pending).

@@ -129,7 +129,7 @@ class EventLoopTest < Minitest::Test
   end
 
   def test_await_readable_times_out
-    reader, = IO.pipe
+    reader, _writer = IO.pipe
     assert_equal :none, Heddle.await_readable(reader, within: 0.01, timeout_result: :none)
     assert Heddle.await_writable(IO.pipe[1], within: 1)
   end

@@ -121,7 +121,7 @@ module IOWatchBehaviour
 
   def test_a_resume_from_another_thread_wakes_a_loop_that_waits_on_ios
     result = on_backend do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       Heddle.concurrently { Heddle.await_readable(reader, within: 2) }
       waiter = Heddle.concurrently { Heddle.await_resume! }
       Thread.new do

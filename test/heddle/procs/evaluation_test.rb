@@ -135,7 +135,7 @@ class EvaluationTest < Minitest::Test
   end
 
   def test_timeouts_on_any_wait
-    reader, = IO.pipe
+    reader, _writer = IO.pipe
     assert_equal :t, Heddle.await_resume!(within: 0.001, timeout_result: :t)
     assert_equal :t, Heddle.await_readable(reader, within: 0.001, timeout_result: :t)
     slow = Heddle.concurrently { Heddle.wait 1 }

@@ -178,7 +178,7 @@ class SchedulerIOWaitsTest < Minitest::Test
   def order_around(wait)
     log = []
     run_bounded do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       Heddle.concurrently do
         wait.call(reader)
         log << :waited

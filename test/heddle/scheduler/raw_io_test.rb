@@ -23,7 +23,7 @@ class SchedulerRawIOTest < Minitest::Test
 
   def test_io_read_with_length_zero_returns_eagain_instead_of_waiting
     result = run_bounded do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       Fiber.scheduler.io_read(reader, IO::Buffer.new(8), 0)
     end
 

@@ -58,7 +58,7 @@ class SchedulerSelectAndPositionsTest < Minitest::Test
     needs_io_select_hook
     ticks = 0
     result = run_bounded do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       Heddle.concurrently do
         3.times do
           ticks += 1
@@ -126,7 +126,7 @@ class SchedulerSelectAndPositionsTest < Minitest::Test
   def test_io_select_rejects_a_closed_io_as_ruby_does
     error = assert_raises(IOError) do
       run_bounded do
-        reader, = IO.pipe
+        reader, _writer = IO.pipe
         reader.close
         IO.select([reader], nil, nil, 1)
       end
@@ -225,7 +225,7 @@ class SchedulerSelectAndPositionsTest < Minitest::Test
 
   def test_io_close_wakes_a_reader_waiting_on_the_io
     result = run_bounded do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       waiting = Heddle.concurrently do
         reader.read(1)
       rescue IOError => e

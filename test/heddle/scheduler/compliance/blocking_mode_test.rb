@@ -71,7 +71,7 @@ class ComplianceBlockingModeTest < Minitest::Test
   # (and, as without a scheduler, Ruby itself leaves the IO non-blocking).
   compliance "read_nonblock_on_a_blocking_pipe_does_not_wait" do
     result = in_fresh_peer(<<~RUBY, prelude: PRELUDE)
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       reader.nonblock = false
       reader.read_nonblock(1, exception: false)
     RUBY
@@ -82,8 +82,9 @@ class ComplianceBlockingModeTest < Minitest::Test
   # Issue 26: on Ruby 3.1 a process whose fiber read a blocking-mode pipe
   # under heddle ignored SIGTERM (the thread sat in read(2) holding the VM).
   compliance "sigterm_ends_a_process_whose_fiber_reads_a_blocking_pipe" do
+    # (the writer stays referenced: a collected writer would close the pipe and end the read)
     requires, wrapper = CompliancePeers::FRESH_RUNNERS.fetch(@peer)
-    body = 'reader, = IO.pipe; reader.nonblock = false; $stdout.write("reading\n"); $stdout.flush; reader.read(1)'
+    body = 'reader, _w = IO.pipe; reader.nonblock = false; $stdout.write("reading\n"); $stdout.flush; reader.read(1)'
     status, output, = run_fresh_ruby("#{requires}\n#{PRELUDE}\n#{format(wrapper, body)}", limit: 20) do |pid, out|
       assert out.wait_readable(20), "the child did not start reading"
       sleep 0.05 # into the read; the signal must end it whatever it is doing

@@ -75,7 +75,7 @@ class ComplianceFiberTest < Minitest::Test
   compliance "raise_with_kernel_raise_arguments" do
     skip_raise_from_another_fiber
     result = under_peer do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       errors = [
         [], ["message"], [ArgumentError], [ArgumentError, "bad"], [ArgumentError.new("object")]
       ].map do |arguments|

@@ -52,7 +52,7 @@ class ComplianceIOSelectTest < Minitest::Test
     needs_hook "io_select", RubyHooks.io_select?
     ticks = 0
     result = under_peer do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       Fiber.schedule { 3.times { (ticks += 1) && sleep(0.001) } }
       IO.select([reader], nil, nil, 0.05)
     end

@@ -74,7 +74,7 @@ class ComplianceIOTest < Minitest::Test
   compliance "wait_readable_times_out_while_others_run" do
     ticks = 0
     result = under_peer do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       Fiber.schedule { 2.times { (ticks += 1) && sleep(0.001) } }
       reader.wait_readable(0.02)
     end

@@ -50,7 +50,7 @@ class ComplianceProcessAndTimeoutTest < Minitest::Test
   compliance "timeout_raises_in_a_fiber_waiting_on_io" do
     log = []
     result = under_peer do
-      reader, = IO.pipe
+      reader, _writer = IO.pipe
       Fiber.schedule { 2.times { (log << :tick) && sleep(0.001) } }
       Timeout.timeout(0.02) { reader.read(1) }
     rescue Timeout::Error => e

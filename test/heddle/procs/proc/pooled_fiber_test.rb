@@ -47,4 +47,34 @@ class ProcWorkerTest < Minitest::Test
   ensure
     reader&.close
   end
+
+  # A pooled fiber leaves and re-enters its job loop every JOBS_PER_ENTRY
+  # jobs (PooledFiber#run_jobs): jobs on both sides of each boundary run in
+  # order, in the same fiber, and an error on the boundary job reaches its
+  # caller without ending the fiber.
+  def test_a_pooled_fiber_serves_jobs_across_its_loop_entries
+    per_entry = Heddle::Proc::PooledFiber::JOBS_PER_ENTRY
+    jobs = (2 * per_entry) + 3
+    fibers = []
+    failing = per_entry
+    results = bounded do
+      worker = Heddle.concurrent_proc do |i|
+        fibers << Fiber.current
+        Heddle.wait 0
+        raise ArgumentError, "job #{i}" if i == failing
+
+        i * 2
+      end
+      Array.new(jobs) do |i|
+        worker.call(i)
+      rescue ArgumentError => e
+        e.message
+      end
+    end
+
+    expected = Array.new(jobs) { |i| i == failing ? "job #{i}" : i * 2 }
+
+    assert_equal expected, results
+    assert_equal [jobs, 1], [fibers.size, fibers.uniq.size]
+  end
 end

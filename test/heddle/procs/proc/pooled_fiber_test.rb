@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "../../scheduler/bounded"
+require "support/quiet_proc_errors"
 
 # A cancelled proc's ensure blocks may wait: the concluded evaluation keeps
 # its result, the unwinding waits on a fresh one (PooledFiber#__cancel__). Before,
@@ -9,6 +10,7 @@ require_relative "../../scheduler/bounded"
 # its resume raised NoMethodError in the loop.
 class ProcWorkerTest < Minitest::Test
   include Bounded
+  include QuietProcErrors
 
   def test_a_cancelled_procs_ensure_can_wait
     log = []

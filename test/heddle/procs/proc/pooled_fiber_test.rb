@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "../../scheduler/bounded"
+require "support/quiet_proc_errors"
 
 # A cancelled proc's ensure blocks may wait: the concluded evaluation keeps
 # its result, the unwinding waits on a fresh one (PooledFiber#__cancel__). Before,
@@ -9,6 +10,7 @@ require_relative "../../scheduler/bounded"
 # its resume raised NoMethodError in the loop.
 class ProcWorkerTest < Minitest::Test
   include Bounded
+  include QuietProcErrors
 
   def test_a_cancelled_procs_ensure_can_wait
     log = []
@@ -46,5 +48,35 @@ class ProcWorkerTest < Minitest::Test
     assert_equal [:cancelled, "ensure ran\n"], result
   ensure
     reader&.close
+  end
+
+  # A pooled fiber leaves and re-enters its job loop every JOBS_PER_ENTRY
+  # jobs (PooledFiber#run_jobs): jobs on both sides of each boundary run in
+  # order, in the same fiber, and an error on the boundary job reaches its
+  # caller without ending the fiber.
+  def test_a_pooled_fiber_serves_jobs_across_its_loop_entries
+    per_entry = Heddle::Proc::PooledFiber::JOBS_PER_ENTRY
+    jobs = (2 * per_entry) + 3
+    fibers = []
+    failing = per_entry
+    results = bounded do
+      worker = Heddle.concurrent_proc do |i|
+        fibers << Fiber.current
+        Heddle.wait 0
+        raise ArgumentError, "job #{i}" if i == failing
+
+        i * 2
+      end
+      Array.new(jobs) do |i|
+        worker.call(i)
+      rescue ArgumentError => e
+        e.message
+      end
+    end
+
+    expected = Array.new(jobs) { |i| i == failing ? "job #{i}" : i * 2 }
+
+    assert_equal expected, results
+    assert_equal [jobs, 1], [fibers.size, fibers.uniq.size]
   end
 end

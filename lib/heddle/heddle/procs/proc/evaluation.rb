@@ -137,15 +137,22 @@ module Heddle
       # Run by the loop: starts the proc, or resumes its fiber.
       # @return [void]
       def __run__
+        # The constants first, at the method's entry: Ruby 3.4.5's YJIT left
+        # a constant read further in, compiled before its first run, to the
+        # interpreter on every call, with the rest of the loop's round
+        # (docs/journal/core.md, "Ruby 3.4 under YJIT").
+        scheduled = SCHEDULED
+        running = RUNNING
+        pending = PENDING
         if (extras = @extras) && (stale = extras.stale)
           extras.stale = stale > 1 ? stale - 1 : nil
           return
         end
         state = @state
-        if state == SCHEDULED
-          @state = RUNNING
+        if state == scheduled
+          @state = running
           @slot.__resume_kept__
-        elsif state == PENDING
+        elsif state == pending
           __start__
         end
       end
@@ -296,8 +303,9 @@ module Heddle
 
       # The arguments of a pending start, handed over once.
       def take_args
-        extras = @extras or return NO_ARGS
-        args = extras.args or return NO_ARGS
+        none = NO_ARGS # first: see #__run__
+        extras = @extras or return none
+        args = extras.args or return none
         extras.args = nil
         args
       end

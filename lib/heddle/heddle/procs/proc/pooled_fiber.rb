@@ -26,6 +26,15 @@ module Heddle
       # {#work} is each pooled fiber's body, entered once per fiber: warmed
       # up so that YJIT compiles it (see the call_methods benchmark).
       WARM_UP = YJITWarmUp.new { allocate.__send__(:work, true) }
+      # Jobs a pooled fiber runs per entry of {#run_jobs}. Under YJIT a side
+      # exit (an interrupt check that finds one pending: a signal, another
+      # thread, a GC job) hands the rest of that frame to the interpreter,
+      # and a frame never left stays there: a fiber's loop would run every
+      # later job interpreted (docs/journal/core.md, "Ruby 3.4 under YJIT").
+      # Leaving the loop now and then bounds that to this many jobs.
+      JOBS_PER_ENTRY = 1_000
+      # What {#run_jobs} returns when it ran its share and holds a next job.
+      AGAIN = Object.new.freeze
       # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
       class Failure < Signal
         # @return [Exception]
@@ -221,12 +230,25 @@ module Heddle
 
       private
 
-      # rubocop:disable-next Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
+      # The fiber's body: runs jobs {JOBS_PER_ENTRY} at a time in {#run_jobs},
+      # so that the loop that runs them is entered afresh now and then (a
+      # side exit leaves the rest of a frame to the interpreter: see
+      # JOBS_PER_ENTRY).
       def work(warming)
         return if warming # see WARM_UP
 
         Thread.current[Evaluation::FIBER_KEY] = self
         Fiber.yield
+        nil while AGAIN.equal?(result = run_jobs(JOBS_PER_ENTRY))
+        @loop.count_fiber(-1)
+        result
+      end
+
+      # Runs the job given, then each job given after a Fiber.yield, until
+      # +left+ jobs have yielded (returns AGAIN, the next job given) or the
+      # fiber leaves the pool (returns the last result).
+      # rubocop:disable-next Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- one frame less per proc run
+      def run_jobs(left)
         pool = @pool
         while true # `loop` would cost a block call per proc run
           begin
@@ -246,8 +268,8 @@ module Heddle
 
           pool << self
           Fiber.yield result
+          return AGAIN if (left -= 1).zero?
         end
-        @loop.count_fiber(-1)
         result
       end
 

@@ -24,8 +24,7 @@ module WorkerCounts
   # @return [Array<String>] the state letter (R, S, Z, ...) of each child process
   def child_states
     Dir.glob("/proc/[0-9]*/stat").filter_map do |path|
-      # "pid (comm) state ppid ...": comm may hold spaces, so split after its ")".
-      fields = File.read(path).rpartition(")").last.split
+      fields = ProcStat.fields(File.basename(File.dirname(path)))
       fields[0] if fields[1].to_i == Process.pid
     rescue SystemCallError
       nil # the process ended while we looked

@@ -164,8 +164,7 @@ class ProcessFaultsTest < Minitest::Test
   end
 
   def dead?(pid)
-    state = File.read("/proc/#{pid}/stat").rpartition(")").last.split.first
-    state == "Z" && Dir.children("/proc/#{pid}/task").size <= 1
+    ProcStat.state(pid) == "Z" && Dir.children("/proc/#{pid}/task").size <= 1
   rescue SystemCallError
     true # reaped already
   end

@@ -7,6 +7,7 @@ require "test_helper"
 # Visibility timeouts are 1 s, so a dead worker's items move within seconds.
 class RedisSurvivalTest < Minitest::Test
   include RedisFixture::TestHelpers
+  include RedisFixture::EntryHolding
 
   def setup
     super
@@ -41,34 +42,6 @@ class RedisSurvivalTest < Minitest::Test
   rescue StandardError => e
     e
   end
-
-  def items_key(pool) = pool.instance_variable_get(:@backend).keys[:items]
-
-  # Waits until the worker's lane holds an entry (so killing it now leaves one to take over).
-  def wait_until_running(worker, pool)
-    RedisFixture.wait_for("worker #{worker.pid} to be running an entry", interval: 0.002) { running?(worker, pool) }
-  end
-
-  def running?(worker, pool)
-    client = @server.client
-    consumer = "#{Socket.gethostname}:#{worker.pid}:0"
-    client.call("XPENDING", items_key(pool), "heddle", "-", "+", 1, consumer).any?
-  ensure
-    client&.close
-  end
-
-  # Stops the worker with SIGSTOP while it holds an entry: one stopped
-  # between entries would have no late results to drop.
-  def stop_while_running(worker, pool)
-    RedisFixture.wait_for("worker #{worker.pid} to be stopped holding an entry") do
-      wait_until_running(worker, pool)
-      worker.signal("STOP")
-      RedisFixture.wait_for("worker #{worker.pid} to stop", interval: 0.002) { stopped?(worker) }
-      running?(worker, pool) || (worker.signal("CONT") && false)
-    end
-  end
-
-  def stopped?(worker) = File.read("/proc/#{worker.pid}/stat")[/\) (\w)/, 1] == "T"
 
   def wait_for_batch(worker)
     RedisFixture.wait_for("a batch done by #{worker.pid}") { worker.text.include?("done in") }

@@ -8,6 +8,7 @@ require "test_helper"
 # measured in bench/redis_kill_recovery.rb, not asserted here.
 class RedisReclaimTest < Minitest::Test
   include RedisFixture::TestHelpers
+  include RedisFixture::EntryHolding
 
   def setup
     super
@@ -21,21 +22,13 @@ class RedisReclaimTest < Minitest::Test
     @server&.destroy
   end
 
-  def holding?(worker, pool)
-    client = @server.client
-    key = pool.instance_variable_get(:@backend).keys[:items]
-    client.call("XPENDING", key, "heddle", "-", "+", 1, "#{Socket.gethostname}:#{worker.pid}:0").any?
-  ensure
-    client&.close
-  end
-
   def test_a_killed_workers_entries_move_when_its_heartbeat_lapses_not_after_the_visibility_timeout
     victim, survivor = @workers
     pool = redis_pool(:"test.slow", server: @server, visibility_timeout: 600)
     items = (0...100).map { |n| [n, 0.02] }
     map = Thread.new { pool.map(items) }
     map.report_on_exception = false
-    RedisFixture.wait_for("the victim to hold an entry", interval: 0.002) { holding?(victim, pool) }
+    wait_until_running(victim, pool)
     victim.signal("KILL")
     victim.wait
     results = bounded { map.value }

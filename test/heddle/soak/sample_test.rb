@@ -31,4 +31,33 @@ class SoakSampleTest < Minitest::Test
   ensure
     libc("munmap", [Fiddle::TYPE_VOIDP, Fiddle::TYPE_SIZE_T]).call(address, SIZE) if address
   end
+
+  # A cross-thread await leaves its owner's watcher thread lingering for a
+  # second; a sample taken then counted it as a leaked thread (CI's soak on
+  # 3.4 read 10 -> 11 threads, at the limit).
+  def test_a_settled_sample_outwaits_a_lingering_owner_watcher
+    stop = Thread::Queue.new
+    owner, evaluation = owner_thread(stop)
+    threads_without_watch = Thread.list.count(&:alive?)
+    assert_equal 42, Thread.new { evaluation.await_result }.value
+    watching = Thread.list.count { |thread| thread.alive? && thread.name == "heddle owner watch" }
+    sample = Heddle::Soak::Sample.settled(0, 0, 0, 0)
+    assert_equal threads_without_watch, sample.threads, "a lingering watcher (#{watching} seen) counted"
+  ensure
+    stop << :stop
+    owner&.join(5)
+  end
+
+  # A thread that runs a loop until +stop+ is pushed (its watcher then ends
+  # by lingering, not by its end), and an evaluation of that loop.
+  def owner_thread(stop)
+    evaluations = Thread::Queue.new
+    owner = Thread.new do
+      Heddle.run do
+        evaluations << Heddle.concurrently { Heddle.wait(0.01) && 42 }
+        Heddle.wait(0.001) while stop.empty?
+      end
+    end
+    [owner, evaluations.pop]
+  end
 end

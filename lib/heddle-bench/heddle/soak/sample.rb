@@ -5,6 +5,9 @@ module Heddle
     # One reading of what a leak would grow, with the soak's progress at
     # that moment. Read from /proc (Linux).
     Sample = Struct.new(:seconds, :rounds, :checks, :failures, :rss_kb, :fds, :threads, :children) do
+      # Seconds the counts must hold before a sample is taken (see {.settled}).
+      def self.quiet = Promises::OwnerWatch::LINGER + 0.3
+
       # The metrics the trend watches.
       def self.metrics = %i[rss_kb fds threads children]
 
@@ -21,17 +24,22 @@ module Heddle
 
       # Reads the process once it is quiet: collects garbage (dropped pools
       # stop their workers from finalizers), gives the allocator's free
-      # memory back ({MallocTrim}) and waits until two readings agree, for
-      # at most `limit` seconds.
+      # memory back ({MallocTrim}) and waits until the counts have held for
+      # {.quiet} seconds, for at most +limit+ seconds. {.quiet} outlasts the
+      # helper threads that end on their own once idle (a cross-thread
+      # await's {Promises::OwnerWatch} lingers a second): caught by two
+      # quick readings, one counted as a leaked thread.
       # @return [Sample]
-      def self.settled(seconds, rounds, checks, failures, limit: 3.0)
-        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
-        last = nil
+      def self.settled(seconds, rounds, checks, failures, limit: 5.0)
+        clock = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
+        deadline = clock.call + limit
+        held_since = last = nil
         loop do
           GC.start
           MallocTrim.call
           now = take(seconds, rounds, checks, failures)
-          return now if now.counts == last&.counts || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+          held_since = clock.call unless now.counts == last&.counts
+          return now if clock.call - held_since >= quiet || clock.call > deadline
 
           last = now
           sleep 0.1

@@ -106,7 +106,7 @@ module Heddle
       # loop's close must give back (a selector): the loop registers as
       # holding descriptors then, not only when it first sleeps.
       # @!attribute [w] on_open
-      #   @param callback [#call, nil]
+      #   @param value [#call, nil] the callback
       attr_writer :on_open
 
       # @return [Boolean] true when no evaluation waits on an IO

@@ -47,6 +47,8 @@ class SoakLoadsTest < Minitest::Test
 
   def test_timeouts = run_rounds(:timeouts)
 
+  def test_churn = run_rounds(:churn)
+
   def test_ractors_in_a_helper_process
     skip "no ractors on this Ruby" unless defined?(Ractor)
     run_rounds(:ractors, ractor: true)

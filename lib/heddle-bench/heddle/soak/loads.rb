@@ -8,6 +8,7 @@ require_relative "loads/promises"
 require_relative "loads/pools"
 require_relative "loads/ractors"
 require_relative "loads/doors"
+require_relative "loads/churn"
 
 module Heddle
   module Soak
@@ -61,6 +62,7 @@ module Heddle
       register(:pools) { Pools.new }
       register(:ractors) { |options| Ractors.new if options.fetch(:ractor, false) }
       register(:doors) { Doors.new }
+      register(:churn) { Churn.new }
     end
   end
 end

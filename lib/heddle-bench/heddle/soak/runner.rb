@@ -111,7 +111,8 @@ module Heddle
 
       def sample
         checks = @loads.sum(&:checks)
-        taken = Sample.settled(elapsed.round, @rounds, checks, @failures.size)
+        quiet = [Sample.quiet, @interval / 2.0].min # a run sampled more often settles for less
+        taken = Sample.settled(elapsed.round, @rounds, checks, @failures.size, quiet: quiet)
         @samples << taken
         @out.puts format("%<t>5ds %<r>7d %<c>9d %<f>8d %<rss>8.1f %<fds>5d %<th>7d %<ch>8d",
                          t: taken.seconds, r: taken.rounds, c: taken.checks, f: taken.failures,

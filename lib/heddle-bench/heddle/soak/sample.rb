@@ -25,14 +25,15 @@ module Heddle
       # Reads the process once it is quiet: collects garbage (dropped pools
       # stop their workers from finalizers), gives the allocator's free
       # memory back ({MallocTrim}) and waits until the counts have held for
-      # {.quiet} seconds, for at most +limit+ seconds. {.quiet} outlasts the
-      # helper threads that end on their own once idle (a cross-thread
+      # +quiet+ seconds, for at most 3 s more. The default {.quiet} outlasts
+      # the helper threads that end on their own once idle (a cross-thread
       # await's {Promises::OwnerWatch} lingers a second): caught by two
       # quick readings, one counted as a leaked thread.
+      # @param quiet [Numeric] seconds the counts must hold
       # @return [Sample]
-      def self.settled(seconds, rounds, checks, failures, limit: 5.0)
+      def self.settled(seconds, rounds, checks, failures, quiet: self.quiet)
         clock = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
-        deadline = clock.call + limit
+        deadline = clock.call + quiet + 3.0
         held_since = last = nil
         loop do
           GC.start

@@ -114,6 +114,7 @@ module Heddle
       @zero = []
       @timers = TimerHeap.new(@timer_list = []) # the loop reads the list, the heap orders it
       @io = IOWatch.new
+      @io.on_open = -> { open_wake_pipe unless @wake_r } # registered in OpenLoops: its close retires the selector
       @pool = []
       @spent_calls = []
       @held = []

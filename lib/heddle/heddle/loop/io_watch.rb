@@ -102,6 +102,13 @@ module Heddle
       #   frame: EventLoop#nothing_due? asks on every `wait 0`)
       attr_reader :waiting
 
+      # Called when the back end first takes a kernel object that the
+      # loop's close must give back (a selector): the loop registers as
+      # holding descriptors then, not only when it first sleeps.
+      # @!attribute [w] on_open
+      #   @param value [#call, nil] the callback
+      attr_writer :on_open
+
       # @return [Boolean] true when no evaluation waits on an IO
       def empty?
         @waiting.zero?
@@ -110,6 +117,14 @@ module Heddle
       # @return [Boolean] true when some evaluation waits on an IO
       def waiting?
         @waiting.positive?
+      end
+
+      # The loop closes: forgets every waiter and lets go of what the back
+      # end holds (a back end with a kernel object may keep it for the next
+      # loop, see Selectors::NIOWatch#retire).
+      # @return [void]
+      def retire
+        clear
       end
     end
   end

@@ -20,7 +20,7 @@ module Heddle
       # @example
       #   Thread.new { Heddle.wait 0.001; Heddle::EventLoop.current.close }.join
       def close
-        @io.clear
+        @io.retire
         close_wake_pipe
         true
       end

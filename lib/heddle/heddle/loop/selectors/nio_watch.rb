@@ -72,14 +72,12 @@ module Heddle
           @next_scan = 0.0
           @idle_before = 0
           @woke = false
-          @selector = @wake_io = nil
+          @selector = @wake_io = @on_open = nil
         end
 
         # @return [Boolean] true while some IO is registered (waited on, or
         #   idle but kept for the next waits)
-        def watching?
-          !@regs.empty?
-        end
+        def watching? = !@regs.empty?
 
         # Takes the readiness token of +io+ for reading, if the last sweep left one.
         # @param io [IO]
@@ -194,11 +192,18 @@ module Heddle
           @selector = @wake_io = nil
         end
 
+        # The loop closes: forgets every waiter and hands the selector, its
+        # registrations closed, to the {SelectorReserve} for the next loop.
+        # @return [void]
+        def retire
+          SelectorReserve.current.put(@selector, @regs.each_value.map(&:monitor), @wake_io) if @selector
+          @selector = nil
+          clear
+        end
+
         private
 
-        def selector
-          @selector ||= NIO::Selector.new
-        end
+        def selector = (@selector ||= SelectorReserve.current.take(@on_open))
 
         def selector_with(wake_io)
           return @selector if wake_io.equal?(@wake_io)

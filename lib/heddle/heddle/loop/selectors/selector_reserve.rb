@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+module Heddle
+  class EventLoop
+    module Selectors
+      # Spare nio4r selectors, handed from the loops that close to the loops
+      # that open. nio4r 2.7.5 keeps ~740 bytes of every NIO::Selector it
+      # ever made, closed or collected (on Ruby 3.1 to 3.4; see
+      # docs/journal/core.md, issue 28), so a program whose short-lived
+      # threads each waited on an IO grew for good: the soak's churn load
+      # read +18% RSS in 150 s. A loop now takes a spare before it makes one.
+      #
+      # At most {LIMIT} spares, 3 descriptors each (epoll and nio4r's wake-up
+      # pipe). One reserve per Ractor (Ractor-local, as {OpenLoops}); a
+      # forked child closes its copies of the parent's.
+      class SelectorReserve
+        # Spares kept; a selector handed back beyond them is closed.
+        LIMIT = 4
+        # Ractor-local key.
+        KEY = :__heddle_selector_reserve__
+
+        # @return [SelectorReserve] this Ractor's reserve
+        def self.current
+          Ractor.current[KEY] ||= new
+        end
+
+        def initialize
+          @lock = Thread::Mutex.new
+          @spares = []
+        end
+
+        # @param opened [#call, nil] called first (the loop registers as
+        #   holding descriptors, so its close hands the selector back)
+        # @return [NIO::Selector] a spare, or a new selector
+        def take(opened = nil)
+          opened&.call
+          @lock.synchronize { @spares.pop } || NIO::Selector.new
+        end
+
+        # Keeps +selector+ for the next {#take}, its registrations closed
+        # first, or closes it when {LIMIT} are kept.
+        # @param selector [NIO::Selector]
+        # @param monitors [Array<NIO::Monitor, nil>] the registrations of a loop's IOs
+        # @param wake_io [IO, nil] the loop's wake-up pipe, if registered
+        # @return [void]
+        def put(selector, monitors = [], wake_io = nil)
+          return if selector.closed?
+
+          unregister(selector, monitors, wake_io)
+          extra = @lock.synchronize { @spares.size < LIMIT ? @spares.push(selector) && nil : selector }
+          extra&.close
+        end
+
+        # @return [Integer] spares kept now
+        def size
+          @lock.synchronize { @spares.size }
+        end
+
+        # In a forked child: closes the child's copies of the parent's
+        # spares (without the lock, which a parent's thread may have held)
+        # and starts a new reserve.
+        # @return [void]
+        def self.after_fork
+          reserve = Ractor.current[KEY] or return
+          Ractor.current[KEY] = nil
+          reserve.close_spares
+        end
+
+        # Closes the spares without the lock (see {.after_fork}).
+        # @return [void]
+        def close_spares
+          @spares.each(&:close).clear
+        end
+
+        private
+
+        def unregister(selector, monitors, wake_io)
+          monitors.each { |monitor| monitor&.close }
+          selector.deregister(wake_io) if wake_io
+        end
+      end
+    end
+  end
+end

@@ -90,9 +90,10 @@ module Heddle
 
         private
 
-        # Refused credentials or a db the server lacks end the worker at
-        # start, in one line (a worker that stayed up would log for ever);
-        # a server that is down or loading is waited for by the lanes.
+        # Refused credentials, a db the server lacks or an untrusted TLS
+        # certificate end the worker at start, in one line (a worker that
+        # stayed up would log for ever); a server that is down or loading is
+        # waited for by the lanes.
         def check_server
           client = @config.connect
           client.call("PING")
@@ -101,7 +102,10 @@ module Heddle
             raise RefusedError, "#{@config.redacted} refused the credentials (#{e.message}); set --username and " \
                                 "--password-file (or HEDDLE_REDIS_USERNAME, HEDDLE_REDIS_PASSWORD[_FILE])"
           end
-          raise RefusedError, "#{@config.redacted}: #{e.message}" if e.message.include?("DB index is out of range")
+          raise RefusedError, @config.db_refused(e) if Client.db_refused?(e)
+          return unless Client.tls_refused?(e)
+
+          raise RefusedError, @config.tls_refused(e, trust: "--tls-ca-file", client: "--tls-cert-file/--tls-key-file")
         ensure
           client&.close
         end

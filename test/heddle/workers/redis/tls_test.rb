@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# `rediss://` against a real redis-server that speaks only TLS, with a
+# throwaway CA made for the test: maps run with a private CA (and a client
+# certificate when the server asks for one), and a certificate the caller
+# or a worker does not trust fails at once, naming the handshake and the
+# option to set, instead of being retried as a network failure.
+class RedisTlsTest < Minitest::Test
+  include RedisFixture::TestHelpers
+
+  def teardown
+    super
+    @workers&.each(&:destroy)
+    @server&.destroy
+  end
+
+  def server(**options)
+    @server = RedisFixture::TlsServer.new(**options)
+    @server.start
+  rescue RedisFixture::TlsServer::Unavailable => e
+    skip e.message
+  end
+
+  def worker(*args)
+    (@workers ||= []) << RedisFixture::Worker.new(@server, args: args)
+    @workers.last
+  end
+
+  def test_a_map_over_rediss_with_a_private_ca_and_a_client_certificate
+    server
+    runner = worker(*@server.worker_args).ready
+    pool = redis_pool(:"test.pid", server: @server, **@server.pool_options)
+    results = bounded { pool.map((0...20).to_a) }
+    assert_equal (0...20).to_a, results.map(&:first)
+    assert_equal [runner.pid], results.map(&:last).uniq
+    plain = RedisClient.config(url: @server.url.sub("rediss:", "redis:"), connect_timeout: 2, read_timeout: 2)
+    assert_raises(RedisClient::ConnectionError, "the server speaks only TLS") { plain.new_client.call("PING") }
+  end
+
+  def test_a_private_ca_alone_when_the_server_asks_no_client_certificate
+    server(client_certificates: false)
+    worker("--tls-ca-file", @server.certs["ca.pem"]).ready
+    pool = redis_pool(:"test.square", server: @server, ssl_ca_file: @server.certs["ca.pem"])
+    assert_equal([4, 9], bounded { pool.map([2, 3]) })
+  end
+
+  def test_a_certificate_the_caller_does_not_trust_fails_the_pool_at_once
+    server
+    [@server.certs["other_ca.pem"], nil].each do |ca|
+      # A reconnect_timeout past the bound: only a failure at once ends in time.
+      options = @server.pool_options.merge(ssl_ca_file: ca, reconnect_timeout: 600).compact
+      error = assert_raises(Heddle::Workers::Redis::TLSError, "trusting #{ca.inspect}") do
+        bounded { redis_pool(:"test.square", server: @server, **options) }
+      end
+      assert_match(%r{TLS handshake with rediss://127\.0\.0\.1:\d+/0 failed \(certificate verify failed}, error.message)
+      assert_match(/trust the server's CA with ssl_ca_file:/, error.message)
+    end
+  end
+
+  def test_a_worker_that_does_not_trust_the_certificate_exits_1_in_one_line
+    server
+    untrusting = worker("--tls-ca-file", @server.certs["other_ca.pem"], "--tls-cert-file",
+                        @server.certs["client.pem"], "--tls-key-file", @server.certs["client.key"])
+    assert_equal 1, untrusting.wait.exitstatus
+    assert_equal 1, untrusting.text.lines.size, "one line: #{untrusting.text}"
+    assert_match(/TLS handshake with rediss:.* failed \(certificate verify failed.*--tls-ca-file/, untrusting.text)
+  end
+
+  # The server resets a connection that brings no client certificate, as a
+  # network failure would: it is retried, then fails naming the URL.
+  def test_a_missing_client_certificate_fails_within_reconnect_timeout_naming_the_url
+    server
+    options = { ssl_ca_file: @server.certs["ca.pem"], reconnect_timeout: 1 }
+    error = assert_raises(Heddle::Workers::Redis::ConnectionLostError) do
+      bounded { redis_pool(:"test.square", server: @server, **options) }
+    end
+    assert_match(%r{could not create the pool .* rediss://127\.0\.0\.1:\d+/0}, error.message)
+  end
+end

@@ -94,5 +94,6 @@ class RedisHandlerMismatchTest < Minitest::Test
     done = error.results.compact
     assert_equal [knowing.pid], done.map(&:last).uniq, "only the worker that knew the handler ran its items"
     assert_equal count, done.size + error.errors.size, "each item a result or an error"
+    refute_empty done, "the results of the batch done before the kill are kept"
   end
 end

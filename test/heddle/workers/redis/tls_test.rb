@@ -59,6 +59,18 @@ class RedisTlsTest < Minitest::Test
     end
   end
 
+  def test_a_certificate_for_another_host_fails_the_pool_at_once
+    server
+    url = @server.url.sub("127.0.0.1", "localhost") # the certificate names 127.0.0.1 only
+    error = assert_raises(Heddle::Workers::Redis::TLSError) do
+      bounded do
+        Heddle::Pool.new(worker: :redis, handler: :"test.square", url: url, reconnect_timeout: 600,
+                         **@server.pool_options).tap { |pool| @pools << pool }
+      end
+    end
+    assert_match(/certificate verify failed \(hostname mismatch\)/, error.message)
+  end
+
   def test_a_worker_that_does_not_trust_the_certificate_exits_1_in_one_line
     server
     untrusting = worker("--tls-ca-file", @server.certs["other_ca.pem"], "--tls-cert-file",

@@ -13,9 +13,9 @@ module Heddle
       class AuthenticationError < Workers::Error; end
 
       # The TLS handshake with a `rediss://` server failed for good: its
-      # certificate is not signed by a CA we trust (`ssl_ca_file:`), names
-      # another host, or the server does not speak TLS. The pool fails at
-      # once, since asking again cannot succeed.
+      # certificate is not signed by a CA we trust (`ssl_ca_file:`) or names
+      # another host. The pool fails at once, since asking again cannot
+      # succeed.
       class TLSError < Workers::Error; end
 
       # An entry or result batch failed its signature (a secret is set and

@@ -3,6 +3,7 @@
 require "heddle"
 
 require_relative "soak/malloc_trim"
+require_relative "soak/malloc_info"
 require_relative "soak/sample"
 require_relative "soak/trend"
 require_relative "soak/load"

@@ -7,6 +7,7 @@ require_relative "procs/proc" # declares Heddle::Proc < ::Proc; the files below 
 require_relative "procs/proc/arguments"
 require_relative "procs/proc/bare_start"
 require_relative "procs/proc/pooled_fiber"
+require_relative "procs/proc/evaluation_waits"
 require_relative "procs/proc/queued_call"
 require_relative "procs/proc/evaluation/extras"
 require_relative "procs/proc/evaluation/store"

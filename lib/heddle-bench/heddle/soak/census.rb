@@ -7,8 +7,9 @@ module Heddle
   # The soak's loads (lib/heddle-bench/heddle/soak.rb).
   module Soak
     # An opt-in soak load that records, every INTERVAL seconds, live objects
-    # per class (after a GC), GC.stat, RSS and YJIT's code size to a JSON-lines
-    # file, to find what grows in a long soak (issue 28):
+    # per class (after a GC), GC.stat, RSS, the allocator's totals
+    # ({MallocInfo}) and YJIT's code size to a JSON-lines file, to find what
+    # grows in a long soak (issue 28):
     #
     #   heddle soak --seconds 600 --require heddle/soak/census
     #
@@ -46,7 +47,7 @@ module Heddle
         GC.start
         { t: now.round, rss_kb: File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i,
           heap_live: GC.stat(:heap_live_slots), heap_pages: GC.stat(:heap_allocated_pages),
-          malloc_increase: GC.stat(:malloc_increase_bytes), yjit: yjit, top: per_class }
+          malloc_increase: GC.stat(:malloc_increase_bytes), malloc: MallocInfo.call, yjit: yjit, top: per_class }
       end
 
       def per_class

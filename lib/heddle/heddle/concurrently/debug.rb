@@ -43,16 +43,6 @@ module Heddle
         end
       end
 
-      # Sends every wait of a proc through its evaluation, where
-      # {WaitLogging} sees it (a call_and_forget run's zero wait otherwise
-      # skips the evaluation, see Heddle::Proc::PooledFiber#__wait__).
-      module PooledFiberWaits
-        # @return [Object] the resume value
-        def __wait__(seconds)
-          __evaluation__.__wait__(seconds)
-        end
-      end
-
       @fibers = {}
       @logger = nil
       @filter = false
@@ -70,7 +60,7 @@ module Heddle
           @filter = filter
           Heddle::Proc.prepend(ProcLogging) unless Heddle::Proc <= ProcLogging
           Heddle::Proc::Evaluation.prepend(WaitLogging) unless Heddle::Proc::Evaluation <= WaitLogging
-          Heddle::Proc::PooledFiber.prepend(PooledFiberWaits) unless Heddle::Proc::PooledFiber <= PooledFiberWaits
+          Heddle::Proc::EvaluationWaits.prepend_once # a zero wait, too, reaches WaitLogging
           true
         end
 

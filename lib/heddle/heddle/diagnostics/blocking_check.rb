@@ -44,15 +44,6 @@ module Heddle
         end
       end
 
-      # Sends a call_and_forget run's zero wait through its evaluation, where
-      # {WaitTiming} sees it (see Heddle::Proc::PooledFiber#__wait__).
-      module PooledFiberWaits
-        # @return [Object] the resume value
-        def __wait__(seconds)
-          __evaluation__.__wait__(seconds)
-        end
-      end
-
       @reported = {}
 
       class << self
@@ -61,7 +52,7 @@ module Heddle
         def enable
           Heddle::Proc.prepend(ProcTiming) unless Heddle::Proc <= ProcTiming
           Heddle::Proc::Evaluation.prepend(WaitTiming) unless Heddle::Proc::Evaluation <= WaitTiming
-          Heddle::Proc::PooledFiber.prepend(PooledFiberWaits) unless Heddle::Proc::PooledFiber <= PooledFiberWaits
+          Heddle::Proc::EvaluationWaits.prepend_once # a zero wait, too, reaches WaitTiming
           true
         end
 

@@ -1,0 +1,25 @@
+# frozen_string_literal: true
+
+module Heddle
+  class Proc
+    # Sends every wait of a pooled fiber through its evaluation. A
+    # call_and_forget run's zero wait otherwise skips the evaluation (see
+    # {PooledFiber#__wait__}), so a debugging layer that wraps the
+    # evaluation's waits (HEDDLE_DEBUG's blocking check, Concurrently::Debug)
+    # prepends this to {PooledFiber} to see them all. Never prepended
+    # otherwise: it costs that fast path an evaluation.
+    module EvaluationWaits
+      # @param seconds [Numeric]
+      # @return [Object] the resume value
+      def __wait__(seconds)
+        __evaluation__.__wait__(seconds)
+      end
+
+      # Prepends this to {PooledFiber} once, whichever layer asks first.
+      # @return [void]
+      def self.prepend_once
+        PooledFiber.prepend(self) unless PooledFiber.include?(self)
+      end
+    end
+  end
+end

@@ -80,14 +80,23 @@ class RedisTlsTest < Minitest::Test
     assert_match(/TLS handshake with rediss:.* failed \(certificate verify failed.*--tls-ca-file/, untrusting.text)
   end
 
-  # The server resets a connection that brings no client certificate, as a
-  # network failure would: it is retried, then fails naming the URL.
-  def test_a_missing_client_certificate_fails_within_reconnect_timeout_naming_the_url
+  # The server closes a connection that brings no client certificate:
+  # OpenSSL reads its alert ("certificate required", a TLSError at once),
+  # or only the reset, which looks like a network failure (retried, then
+  # ConnectionLostError naming the URL and the options that may be
+  # missing). A worker exits saying so, or warns at start and retries.
+  def test_a_missing_client_certificate_fails_naming_the_certificate_options
     server
     options = { ssl_ca_file: @server.certs["ca.pem"], reconnect_timeout: 1 }
-    error = assert_raises(Heddle::Workers::Redis::ConnectionLostError) do
+    error = assert_raises(Heddle::Workers::Redis::ConnectionLostError, Heddle::Workers::Redis::TLSError) do
       bounded { redis_pool(:"test.square", server: @server, **options) }
     end
-    assert_match(%r{could not create the pool .* rediss://127\.0\.0\.1:\d+/0}, error.message)
+    assert_match(%r{rediss://127\.0\.0\.1:\d+/0}, error.message)
+    assert_match(/certificate required|if the server asks for client certificates .* give ssl_cert_file:/,
+                 error.message)
+    hinted = worker("--tls-ca-file", @server.certs["ca.pem"])
+    RedisFixture.wait_for("the worker to name the certificate options") do
+      hinted.text.match?(%r{give --tls-cert-file/--tls-key-file})
+    end
   end
 end

@@ -315,7 +315,8 @@ module Heddle
 
         def lost(what, error)
           ConnectionLostError.new("#{what} for handler #{@handler_name.inspect}: " \
-                                  "#{Client.outage(@url, error, @reconnect_timeout)}")
+                                  "#{Client.outage(@url, error, @reconnect_timeout)}" \
+                                  "#{@config.client_certificate_hint(error)}")
         end
 
         def stop(kill:)

@@ -17,12 +17,13 @@ module Heddle
         # Error codes that mean the credentials are wrong: fail at once.
         AUTH = %w[NOAUTH WRONGPASS NOPERM].freeze
         # What OpenSSL says when a TLS handshake fails for good: the server's
-        # certificate is not trusted (or names another host), or one side
-        # does not speak TLS. A reset or an EOF mid-handshake is not here: a
-        # restarting server does that too.
+        # certificate is not trusted (or names another host), the server
+        # wants a client certificate (when its alert is read before the
+        # reset), or one side does not speak TLS. A reset or an EOF
+        # mid-handshake is not here: a restarting server does that too.
         TLS_REFUSALS = Regexp.union("certificate verify failed", "wrong version number", "unknown ca",
-                                    "bad certificate", "certificate unknown", "unsupported protocol",
-                                    "no protocols available", "packet length too long")
+                                    "bad certificate", "certificate unknown", "certificate required",
+                                    "unsupported protocol", "no protocols available", "packet length too long")
 
         class << self
           # @return [true]

@@ -85,6 +85,19 @@ module Heddle
             "#{trust} (and give #{client} if it asks for a client certificate)"
         end
 
+        # A hint for a connection a TLS server closed when we gave no client
+        # certificate: a server that requires one (redis-server's default,
+        # `tls-auth-clients yes`) does that, which looks like a network failure.
+        # @param error [Exception]
+        # @param client [String] the options naming a client certificate and key
+        # @return [String] "" unless it may be that
+        def client_certificate_hint(error, client: "ssl_cert_file:/ssl_key_file:")
+          return "" unless @url.start_with?("rediss:") && !@ssl_params.key?(:cert) &&
+                           error.is_a?(RedisClient::ConnectionError)
+
+          "; if the server asks for client certificates (tls-auth-clients), give #{client}"
+        end
+
         # Hides credentials from inspect.
         # @return [String]
         def inspect = "#<#{self.class.name} #{redacted} namespace=#{@keys.namespace}>"

@@ -37,6 +37,9 @@ module Heddle
         # What the signal pipe carries: the first letter of each signal.
         SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
 
+        # The options that name a client certificate and its key.
+        CLIENT_FILES = "--tls-cert-file/--tls-key-file"
+
         # The server refused the worker at start (credentials, db): it exits 1.
         class RefusedError < StandardError; end
 
@@ -103,9 +106,11 @@ module Heddle
                                 "--password-file (or HEDDLE_REDIS_USERNAME, HEDDLE_REDIS_PASSWORD[_FILE])"
           end
           raise RefusedError, @config.db_refused(e) if Client.db_refused?(e)
-          return unless Client.tls_refused?(e)
+          raise RefusedError, @config.tls_refused(e, trust: "--tls-ca-file", client: CLIENT_FILES) if
+            Client.tls_refused?(e)
 
-          raise RefusedError, @config.tls_refused(e, trust: "--tls-ca-file", client: "--tls-cert-file/--tls-key-file")
+          hint = @config.client_certificate_hint(e, client: CLIENT_FILES)
+          @logger.warn("#{@config.redacted} closed the connection at start (#{e.message})#{hint}") unless hint.empty?
         ensure
           client&.close
         end

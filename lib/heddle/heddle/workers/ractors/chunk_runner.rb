@@ -57,12 +57,21 @@ module Heddle
         def serve
           Thread.handle_interrupt(Stop => :never) do
             while (chunk = @chunks.pop) != :stop
-              serve_chunk(*chunk)
+              chunk.first == :bind ? bind(*chunk.drop(1)) : serve_chunk(*chunk)
             end
           end
         end
 
         private
+
+        # The ractor, idle in {Ractors::Reserve}, now works for another lane.
+        def bind(token, handler)
+          @lock.synchronize do
+            @token = token
+            @handler = handler
+            @cancelled = nil
+          end
+        end
 
         # The receiving thread: never ends by itself (see the class comment).
         def receive_all

@@ -42,7 +42,7 @@ module Heddle
         def start_worker
           @inbox = Ractors::Inbox.new
           @token = Ractors::Backend.open_inbox(@inbox)
-          @ractor = Ractors::Backend.start_ractor(@token, @handler)
+          @ractor = Ractors::Reserve.checkout(@token, @handler)
         end
 
         def serve(chunk)
@@ -57,7 +57,7 @@ module Heddle
 
         # Sends one chunk and reports its results.
         def run(job, indices)
-          @serial = (@serial || 0) + 1
+          @serial = Ractors::Reserve.next_serial
           @running = [@serial, job]
           @ractor.send([@serial, job.fail_fast?, indices.map { |i| job.items[i] }])
           collect(job, indices)
@@ -144,16 +144,6 @@ module Heddle
           run(job, rest) unless rest.empty? || job.finished?
         end
 
-        # Waits (bounded: a ractor cannot be killed) for the worker to stop.
-        def await_stopped(limit = 2.0)
-          deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
-          loop do
-            left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-            message = left.positive? && @inbox.pop(left)
-            return if !message || message.first == :stopped
-          end
-        end
-
         def replace(job, indices, why)
           message = "worker ractor ended (#{why}) while running items at indices #{indices.first(5).inspect}; " \
                     "the pool started a new one"
@@ -177,11 +167,11 @@ module Heddle
           Ractors::Backend.close_inbox(token)
         end
 
+        # The ractor has answered its last chunk: it goes back to the
+        # reserve, alive (a ractor ending while others work can deadlock
+        # Ruby 3.3's VM; see {Ractors::Reserve}).
         def stop_worker
-          @ractor.send(:stop)
-          await_stopped
-        rescue Ractor::ClosedError, Ractor::Error
-          nil # it has ended
+          Ractors::Reserve.checkin(@ractor)
         ensure
           Ractors::Backend.close_inbox(@token)
         end

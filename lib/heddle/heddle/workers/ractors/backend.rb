@@ -72,7 +72,9 @@ module Heddle
             Ractors::ExperimentalNote.once
             experimental = Warning[:experimental]
             Warning[:experimental] = false
-            Ractor.new(token, handler, name: "heddle-worker-#{token}") { |id, h| Ractors::Worker.run(id, h) }
+            Ractor.new(token, handler, Ractors::Doorbell.fileno, name: "heddle-worker-#{token}") do |id, h, bell|
+              Ractors::Worker.run(id, h, bell)
+            end
           ensure
             Warning[:experimental] = experimental
           end

@@ -57,21 +57,12 @@ module Heddle
         def serve
           Thread.handle_interrupt(Stop => :never) do
             while (chunk = @chunks.pop) != :stop
-              chunk.first == :bind ? bind(*chunk.drop(1)) : serve_chunk(*chunk)
+              serve_chunk(*chunk)
             end
           end
         end
 
         private
-
-        # The ractor, idle in {Ractors::Reserve}, now works for another lane.
-        def bind(token, handler)
-          @lock.synchronize do
-            @token = token
-            @handler = handler
-            @cancelled = nil
-          end
-        end
 
         # The receiving thread: never ends by itself (see the class comment).
         def receive_all
@@ -92,7 +83,12 @@ module Heddle
           end
         end
 
-        def serve_chunk(serial, fail_fast, items)
+        # A chunk names its lane's token and block: a ractor from the
+        # reserve ({Ractors::Reserve}) serves whichever lane took it, and
+        # gets no message of its own for that (see {Ractors::Doorbell}).
+        def serve_chunk(serial, fail_fast, items, token = @token, handler = @handler)
+          @token = token
+          @handler = handler
           results = []
           answered = false
           cancelled = run_chunk(serial, fail_fast, items, results)
@@ -179,10 +175,10 @@ module Heddle
         # Sends a chunk's results at once; if one cannot be copied out of the
         # ractor, sends them with those that cannot replaced by errors.
         def hand_over(message)
-          Ractor.main.send([@token, message])
+          Ractors::Doorbell.post([@token, message])
         rescue StandardError
           kind, results, cancelled = message
-          Ractor.main.send([@token, [kind, results.map { |result| copyable(result) }, cancelled]])
+          Ractors::Doorbell.post([@token, [kind, results.map { |result| copyable(result) }, cancelled]])
         end
 
         def copyable(result)

@@ -50,7 +50,7 @@ module Heddle
           last = @lock.synchronize { @inboxes.delete(token) && @inboxes.empty? }
           return unless last
 
-          Ractor.current.send([nil, :stop])
+          Ractors::Doorbell.post([nil, :stop])
           # Shutdown returns only once the thread has left Ractor.receive.
           @thread.join(STOP_WAIT) unless Thread.current == @thread
         end
@@ -60,19 +60,31 @@ module Heddle
 
         private
 
+        # Receives only messages already there, one per byte of the doorbell
+        # ({Ractors::Doorbell}), so that this thread never sleeps in
+        # Ractor.receive. A batch is handled whole before the collector
+        # stops, so that no message is left without its byte, or taken by a
+        # stopping collector from the next one.
         def run
+          bell = Ractors::Doorbell.reader
           loop do
-            token, message = Ractor.receive
-            # A pool's finalizer that ran in a worker ractor: see GCRelease.
-            next GCRelease.release(message.last) if token.nil? && message != :stop
-
-            inbox = @lock.synchronize do
-              return @stopped = true if token.nil? && @inboxes.empty?
-
-              @inboxes[token]
-            end
-            inbox&.push(message)
+            asks = Array.new(bell.readpartial(4096).size) { handle(*Ractor.receive) } # all: no short cut
+            @lock.synchronize { @stopped = true if asks.any? && @inboxes.empty? }
+            return if @stopped
           end
+        end
+
+        # @return [Boolean] whether the message asks the collector to stop
+        def handle(token, message)
+          return true if token.nil? && message == :stop
+
+          # A pool's finalizer that ran in a worker ractor: see GCRelease.
+          if token.nil?
+            GCRelease.release(message.last)
+          else
+            @lock.synchronize { @inboxes[token] }&.push(message)
+          end
+          false
         end
       end
     end

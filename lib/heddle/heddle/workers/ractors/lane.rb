@@ -59,7 +59,7 @@ module Heddle
         def run(job, indices)
           @serial = Ractors::Reserve.next_serial
           @running = [@serial, job]
-          @ractor.send([@serial, job.fail_fast?, indices.map { |i| job.items[i] }])
+          @ractor.send([@serial, job.fail_fast?, indices.map { |i| job.items[i] }, @token, @handler])
           collect(job, indices)
         rescue Ractor::ClosedError => e
           replace(job, indices, e.message)

@@ -19,19 +19,14 @@ module Heddle
         @last_serial = 0
 
         class << self
-          # A ractor for a lane: an idle one, rebound to token and handler,
-          # or a new one.
+          # A ractor for a lane: an idle one (each chunk names its lane's
+          # token and block), or a new one.
           # @param token [Integer] the lane's inbox at the collector
           # @param handler [Proc] shareable
           # @return [Ractor]
           def checkout(token, handler)
             ractor = @lock.synchronize { fork_check && @idle.pop }
-            return Ractors::Backend.start_ractor(token, handler) unless ractor
-
-            ractor.send([:bind, token, handler])
-            ractor
-          rescue Ractor::ClosedError
-            retry # it ended meanwhile (an item's Thread.exit cannot leave it idle): take another
+            ractor || Ractors::Backend.start_ractor(token, handler)
           end
 
           # Takes back an idle ractor: its lane has its last answer.

@@ -37,6 +37,11 @@ module Heddle
         # Name of the thread with which a Heddle ractor pool receives its
         # workers' messages (Heddle::Workers::Ractors::Collector).
         COLLECTOR = "heddle-ractor-collector"
+        # Workers post through it and the driver takes only messages it rang
+        # for, never sleeping in Ractor.receive_if (Ruby 3.3's VM deadlock:
+        # Heddle::Workers::Ractors::Doorbell).
+        BELL = Heddle::Workers::Ractors::Doorbell
+        @rung = 0 # bytes taken from the :checks pipe whose messages are still to take
         @busy = false
         @busy_lock = Thread::Mutex.new
 
@@ -157,21 +162,32 @@ module Heddle
         # @param handler [Proc] shareable ({Handler.build})
         # @param id [Integer] the runner's, so that its driver takes only its own results
         # @return [void]
-        def self.serve(handler, id)
+        # @param bell [Integer] the descriptor of the :checks doorbell
+        def self.serve(handler, id, bell)
+          BELL.attach(bell)
           ended = nil
           while (message = Ractor.receive) != :stop
             serial, batch = message
-            Ractor.main.send([TAG, id, serial, portable(handler.call([0, batch]))])
+            BELL.post([TAG, id, serial, portable(handler.call([0, batch]))])
           end
           ended = :stop
         rescue Ractor::ClosedError
           ended = :closed # the check is over
         rescue Exception => e # rubocop:disable Lint/RescueException -- the driver must hear of any end
           ended = e
-          Ractor.main.send([TAG, id, nil, "#{e.class}: #{e.message}"])
+          BELL.post([TAG, id, nil, "#{e.class}: #{e.message}"])
         ensure
           # Only a property ending the ractor's thread unwinds with none of the above.
-          Ractor.main.send([TAG, id, nil, "Thread.exit or Thread#kill in the property"]) unless ended
+          BELL.post([TAG, id, nil, "Thread.exit or Thread#kill in the property"]) unless ended
+        end
+
+        # The next worker message, once the :checks doorbell says one is
+        # there (every worker message rings it, earlier checks' included).
+        # @return [Array] [TAG, id, serial, result]
+        def self.receive_rung
+          @rung = BELL.wait(:checks) if @rung.zero?
+          @rung -= 1
+          Ractor.receive_if { |message| message.is_a?(Array) && message[0] == TAG }
         end
 
         # A chunk's result with its failure's error as plain data: copied as
@@ -219,7 +235,9 @@ module Heddle
           Heddle::Workers::Ractors::ExperimentalNote.once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(@handler, object_id, name: "heddle-check") { |handler, id| Ractors.serve(handler, id) }
+          Ractor.new(@handler, object_id, BELL.fileno(:checks), name: "heddle-check") do |handler, id, bell|
+            Ractors.serve(handler, id, bell)
+          end
         ensure
           Warning[:experimental] = experimental
         end
@@ -262,7 +280,7 @@ module Heddle
         # @raise [HarnessError] when a worker ended by an error of its own
         def take_back(window)
           loop do
-            _tag, id, serial, result = Ractor.receive_if { |message| message.is_a?(Array) && message[0] == TAG }
+            _tag, id, serial, result = Ractors.receive_rung
             next unless id == object_id
 
             crashed(result) if serial.nil?

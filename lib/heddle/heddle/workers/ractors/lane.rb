@@ -148,7 +148,9 @@ module Heddle
           message = "worker ractor ended (#{why}) while running items at indices #{indices.first(5).inspect}; " \
                     "the pool started a new one"
           indices.each { |index| job.fail(index, WorkerDiedError.new(message, item: job.items[index], index: index)) }
-          retire_and_restart unless @backend.shutdown? # stop_worker lets it go
+          return retire_and_restart unless @backend.shutdown?
+
+          @ended = true # stop_worker must not give it to the reserve
         end
 
         # Lets the ractor go (it may live on) and starts a new one.
@@ -171,7 +173,7 @@ module Heddle
         # reserve, alive (a ractor ending while others work can deadlock
         # Ruby 3.3's VM; see {Ractors::Reserve}).
         def stop_worker
-          Ractors::Reserve.checkin(@ractor)
+          Ractors::Reserve.checkin(@ractor) unless @ended
         ensure
           Ractors::Backend.close_inbox(@token)
         end

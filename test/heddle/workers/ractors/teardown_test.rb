@@ -25,7 +25,11 @@ class RactorTeardownTest < Minitest::Test
     # Dropped pools give their ractors back once collected and their lanes
     # have run: up to 20 s of GCs.
     def settle
-      20_000.times { Ractor.count - 1 == reserve ? break : (GC.start; sleep 0.001) }
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 20
+      until Ractor.count - 1 == reserve || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+        GC.start
+        sleep 0.01
+      end
     end
   RUBY
 
@@ -33,13 +37,16 @@ class RactorTeardownTest < Minitest::Test
 
   def test_pools_dropped_while_others_work_end_no_ractor
     result = in_fresh_ruby(<<~RUBY, prelude: PRELUDE, limit: 180)
-      wrong = #{ROUNDS}.times.count do |round|
-        pool = Heddle::Pool.new(worker: :ractor, size: 2, &H::WORK)
-        right = pool.map(ITEMS) == EXPECTED
-        pool = nil # its finalizer gives its ractors back, in a later GC
-        GC.start if round % 5 == 4
-        !right
-      end
+      # In a thread of its own, so that no stale stack slot keeps a pool.
+      wrong = Thread.new do
+        #{ROUNDS}.times.count do |round|
+          pool = Heddle::Pool.new(worker: :ractor, size: 2, &H::WORK)
+          right = pool.map(ITEMS) == EXPECTED
+          pool = nil # its finalizer gives its ractors back, in a later GC
+          GC.start if round % 5 == 4
+          !right
+        end
+      end.value
       settle
       [wrong, Ractor.count - 1 == reserve, reserve < #{ROUNDS}]
     RUBY

@@ -72,8 +72,8 @@ module Heddle
             Ractors::ExperimentalNote.once
             experimental = Warning[:experimental]
             Warning[:experimental] = false
-            Ractor.new(token, handler, Ractors::Doorbell.fileno, name: "heddle-worker-#{token}") do |id, h, bell|
-              Ractors::Worker.run(id, h, bell)
+            Ractor.new(token, handler, Ractors::Doorbell.filenos, name: "heddle-worker-#{token}") do |id, h, bells|
+              Ractors::Worker.run(id, h, bells)
             end
           ensure
             Warning[:experimental] = experimental

@@ -175,10 +175,10 @@ module Heddle
         # Sends a chunk's results at once; if one cannot be copied out of the
         # ractor, sends them with those that cannot replaced by errors.
         def hand_over(message)
-          Ractors::Doorbell.post([@token, message])
+          Ractors::Doorbell.post([@token, message], :pools)
         rescue StandardError
           kind, results, cancelled = message
-          Ractors::Doorbell.post([@token, [kind, results.map { |result| copyable(result) }, cancelled]])
+          Ractors::Doorbell.post([@token, [kind, results.map { |result| copyable(result) }, cancelled]], :pools)
         end
 
         def copyable(result)

@@ -50,7 +50,7 @@ module Heddle
           last = @lock.synchronize { @inboxes.delete(token) && @inboxes.empty? }
           return unless last
 
-          Ractors::Doorbell.post([nil, :stop])
+          Ractors::Doorbell.post([nil, :stop], :pools)
           # Shutdown returns only once the thread has left Ractor.receive.
           @thread.join(STOP_WAIT) unless Thread.current == @thread
         end
@@ -60,16 +60,16 @@ module Heddle
 
         private
 
-        # Receives only messages already there, one per byte of the doorbell
-        # ({Ractors::Doorbell}), so that this thread never sleeps in
-        # Ractor.receive. A batch is handled whole before the collector
-        # stops, so that no message is left without its byte, or taken by a
-        # stopping collector from the next one.
+        # Takes only messages already there, all of them at each ring of the
+        # doorbell ({Ractors::Doorbell.drain}), so that this thread never
+        # sleeps in Ractor.receive. A drain is handled whole before the
+        # collector stops: a stopped collector receives nothing, so none of
+        # the next collector's messages can reach it.
         def run
-          loop do
-            asks = Array.new(Ractors::Doorbell.wait) { handle(*Ractor.receive_if { |m| ours?(m) }) } # no short cut
+          until @stopped
+            Ractors::Doorbell.wait(:pools)
+            asks = Ractors::Doorbell.drain(:pools, []) { |m| ours?(m) }.map { |m| handle(*m) } # no short cut
             @lock.synchronize { @stopped = true if asks.any? && @inboxes.empty? }
-            return if @stopped
           end
         end
 

@@ -22,14 +22,14 @@ module Heddle
 
         # @param token [Integer] the worker's address at the collector
         # @param handler [Proc] shareable
-        # @param doorbell [Integer] the descriptor of {Ractors::Doorbell}
+        # @param doorbells [Hash{Symbol => Integer}] {Ractors::Doorbell.filenos}
         # @return [void]
-        def run(token, handler, doorbell)
-          Ractors::Doorbell.attach(doorbell)
+        def run(token, handler, doorbells)
+          Ractors::Doorbell.attach(doorbells)
           Ractors::ChunkRunner.new(token, handler).serve
-          Ractors::Doorbell.post([token, [:stopped]])
+          Ractors::Doorbell.post([token, [:stopped]], :pools)
         rescue Exception => e # rubocop:disable Lint/RescueException -- the lane must hear of any end
-          Ractors::Doorbell.post([token, [:crashed, "#{e.class}: #{e.message}"]])
+          Ractors::Doorbell.post([token, [:crashed, "#{e.class}: #{e.message}"]], :pools)
         end
       end
     end

@@ -12,6 +12,8 @@
 #   background  the pool is shut down from another thread while the next pool maps
 #   serial      the pool is shut down before the next one starts
 #   long        one pool for all rounds (no ractor ends until exit)
+#   killed      a map runs in another thread while the pool is shut down with kill: true
+#               (its ractors are sent stops while their items sleep and make garbage)
 #   checks      as dropped, while another thread runs ractor checks (Heddle::Check,
 #               worker: :ractor) of a garbage-making property, one after another, and
 #               a user's ractor makes garbage: a dropped pool's finalizer then runs in
@@ -27,6 +29,7 @@ CHILD = <<~RUBY
   Warning[:experimental] = false
   shape, rounds = ARGV[0], Integer(ARGV[1])
   work = nil.instance_exec { proc { |x| Array.new(300) { |i| "x\#{i}" }.size + x } }
+  nap = nil.instance_exec { proc { |x| sleep(0.001) && Array.new(300) { |i| "x\#{i}" }.size + x } }
   holds = Ractor.make_shareable(nil.instance_exec { proc { |x| Array.new(300) { |i| "x\#{i}" }.size + x >= 300 } })
   done = false
   if shape == "checks"
@@ -46,6 +49,16 @@ CHILD = <<~RUBY
   rounds.times do
     case shape
     when "long" then raise "wrong" unless long.map(items) == expected
+    when "killed"
+      pool = Heddle::Pool.new(worker: :ractor, size: 2, &nap)
+      mapper = Thread.new do
+        pool.map(items)
+      rescue Heddle::Workers::CancelledError
+        nil # stopped by the kill
+      end
+      sleep(rand * 0.02)
+      pool.shutdown(kill: true)
+      raise "wrong" unless [expected, nil].include?(mapper.value)
     else
       pool = Heddle::Pool.new(worker: :ractor, size: 2, &work)
       raise "wrong" unless pool.map(items) == expected
@@ -66,7 +79,7 @@ RUBY
 
 options = ARGV.grep(/=/).to_h { |arg| arg.split("=", 2) }
 shapes = ARGV.grep_v(/=/)
-shapes = %w[dropped background serial long checks] if shapes.empty?
+shapes = %w[dropped background serial long killed checks] if shapes.empty?
 runs = Integer(options.fetch("runs", 10))
 rounds = Integer(options.fetch("rounds", 300))
 limit = Float(options.fetch("limit", 60))

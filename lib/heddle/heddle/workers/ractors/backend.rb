@@ -68,12 +68,17 @@ module Heddle
           # @api private
           # Starts one worker ractor, without Ruby's experimental warning
           # (heddle gives its own: {Ractors::ExperimentalNote}).
+          # @param token [Integer]
+          # @param handler [Proc] shareable
+          # @return [Ractors::Handle]
           def start_ractor(token, handler)
             Ractors::ExperimentalNote.once
             experimental = Warning[:experimental]
             Warning[:experimental] = false
-            Ractor.new(token, handler, Ractors::Doorbell.filenos, name: "heddle-worker-#{token}") do |id, h, bells|
-              Ractors::Worker.run(id, h, bells)
+            Ractors::Handle.start do |own|
+              Ractor.new(token, handler, Ractors::Doorbell.filenos, own, name: "heddle-worker-#{token}") do |*args|
+                Ractors::Worker.run(*args)
+              end
             end
           ensure
             Warning[:experimental] = experimental

@@ -72,13 +72,16 @@ module Heddle
           # Ractor.receive_if finds at once. Marks left by an interrupted drain
           # are dropped on the way. Messages go into `into` as they are taken,
           # so an interrupt loses none.
-          # @param receiver [Symbol] :pools or :checks
+          # In a worker ractor ({Ractors::ChunkRunner}) as well, with its own
+          # mark serial (the main ractor's counter cannot be read there).
+          # @param receiver [Symbol] :pools, :checks, or :worker in a worker ractor
           # @param into [Array]
+          # @param serial [Integer, nil] the mark's number; nil takes the main ractor's next
           # @yieldparam message [Object]
           # @yieldreturn [Boolean] whether the message is the receiver's
           # @return [Array] into
-          def drain(receiver, into, &mine)
-            mark = [MARK, receiver, @lock.synchronize { @marks += 1 }].freeze
+          def drain(receiver, into, serial = nil, &mine)
+            mark = [MARK, receiver, serial || @lock.synchronize { @marks += 1 }].freeze
             Ractor.current.send(mark)
             while (message = take { |m| mark_of?(m, receiver) || mine.call(m) }) != mark
               into << message unless mark_of?(message, receiver)

@@ -30,7 +30,7 @@ module Heddle
           serial, running = @running
           return unless serial && (job.nil? || running.equal?(job))
 
-          @ractor.send([:cancel, serial])
+          @worker.post([:cancel, serial])
         rescue Ractor::ClosedError
           nil # the ractor has ended: nothing runs
         end
@@ -42,7 +42,7 @@ module Heddle
         def start_worker
           @inbox = Ractors::Inbox.new
           @token = Ractors::Backend.open_inbox(@inbox)
-          @ractor = Ractors::Reserve.checkout(@token, @handler)
+          @worker = Ractors::Reserve.checkout(@token, @handler)
         end
 
         def serve(chunk)
@@ -59,7 +59,7 @@ module Heddle
         def run(job, indices)
           @serial = Ractors::Reserve.next_serial
           @running = [@serial, job]
-          @ractor.send([@serial, job.fail_fast?, indices.map { |i| job.items[i] }, @token, @handler])
+          @worker.post([@serial, job.fail_fast?, indices.map { |i| job.items[i] }, @token, @handler])
           collect(job, indices)
         rescue Ractor::ClosedError => e
           replace(job, indices, e.message)
@@ -123,7 +123,7 @@ module Heddle
           return answer if answer
 
           item = job.items[indices.first]
-          @ractor.send([:timeout, @serial, "item #{Error.describe(item)} took longer than #{@item_timeout} s"])
+          @worker.post([:timeout, @serial, "item #{Error.describe(item)} took longer than #{@item_timeout} s"])
           @inbox.pop
         end
 
@@ -155,17 +155,18 @@ module Heddle
 
         # Lets the ractor go (it may live on) and starts a new one.
         def retire_and_restart
-          ractor = @ractor
+          worker = @worker
           token = @token
           start_worker
-          retire(ractor, token)
+          retire(worker, token)
         end
 
-        def retire(ractor, token)
-          ractor.send(:stop)
+        def retire(worker, token)
+          worker.post(:stop)
         rescue Ractor::ClosedError
           nil
         ensure
+          worker.close
           Ractors::Backend.close_inbox(token)
         end
 
@@ -173,7 +174,7 @@ module Heddle
         # reserve, alive (a ractor ending while others work can deadlock
         # Ruby 3.3's VM; see {Ractors::Reserve}).
         def stop_worker
-          Ractors::Reserve.checkin(@ractor) unless @ended
+          Ractors::Reserve.checkin(@worker) unless @ended
         ensure
           Ractors::Backend.close_inbox(@token)
         end

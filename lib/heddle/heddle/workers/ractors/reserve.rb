@@ -23,17 +23,17 @@ module Heddle
           # token and block), or a new one.
           # @param token [Integer] the lane's inbox at the collector
           # @param handler [Proc] shareable
-          # @return [Ractor]
+          # @return [Ractors::Handle]
           def checkout(token, handler)
             ractor = @lock.synchronize { fork_check && @idle.pop }
             ractor || Ractors::Backend.start_ractor(token, handler)
           end
 
           # Takes back an idle ractor: its lane has its last answer.
-          # @param ractor [Ractor]
+          # @param worker [Ractors::Handle]
           # @return [void]
-          def checkin(ractor)
-            @lock.synchronize { @idle << ractor if fork_check }
+          def checkin(worker)
+            @lock.synchronize { @idle << worker if fork_check }
           end
 
           # @return [Integer] how many ractors wait in the reserve

@@ -23,10 +23,11 @@ module Heddle
         # @param token [Integer] the worker's address at the collector
         # @param handler [Proc] shareable
         # @param doorbells [Hash{Symbol => Integer}] {Ractors::Doorbell.filenos}
+        # @param own [Integer] the descriptor of its own doorbell ({Ractors::Handle})
         # @return [void]
-        def run(token, handler, doorbells)
+        def run(token, handler, doorbells, own)
           Ractors::Doorbell.attach(doorbells)
-          Ractors::ChunkRunner.new(token, handler).serve
+          Ractors::ChunkRunner.new(token, handler, own).serve
           Ractors::Doorbell.post([token, [:stopped]], :pools)
         rescue Exception => e # rubocop:disable Lint/RescueException -- the lane must hear of any end
           Ractors::Doorbell.post([token, [:crashed, "#{e.class}: #{e.message}"]], :pools)

@@ -53,8 +53,8 @@ CHILD = <<~RUBY
       pool = Heddle::Pool.new(worker: :ractor, size: 2, &nap)
       mapper = Thread.new do
         pool.map(items)
-      rescue Heddle::Workers::CancelledError
-        nil # stopped by the kill
+      rescue Heddle::Workers::Error => e # stopped by the kill, or killed before it began
+        raise unless e.is_a?(Heddle::Workers::CancelledError) || e.message.include?("the pool is shut down")
       end
       sleep(rand * 0.02)
       pool.shutdown(kill: true)

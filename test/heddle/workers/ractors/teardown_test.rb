@@ -18,6 +18,8 @@ class RactorTeardownTest < Minitest::Test
       # Garbage on every item, so that the GC (and its barrier) runs.
       WORK = proc { |x| Array.new(300) { |i| "x\#{i}" }.size + x }
       NEGATE = proc { |x| -x }
+      # Sleeps, so that stops reach workers whose runner is waking up.
+      NAP = proc { |x| sleep(0.001) && Array.new(300) { |i| "x\#{i}" }.size + x }
     end
     ITEMS = (1..20).to_a
     EXPECTED = ITEMS.map { |x| 300 + x }
@@ -67,6 +69,30 @@ class RactorTeardownTest < Minitest::Test
       [wrong, Ractor.count - 1 == reserve, reserve < #{ROUNDS}]
     RUBY
     assert_equal [0, true, true], result
+  end
+
+  # Stops sent to worker ractors while their items sleep (issue 30: before each
+  # worker had a doorbell of its own, such a stop deadlocked 3.3.8's VM in a
+  # few runs of 300 rounds): every map is right or cancelled, and the killed
+  # pools' ractors all went back to the reserve.
+  def test_pools_killed_while_another_thread_maps_end_no_ractor
+    result = in_fresh_ruby(<<~RUBY, prelude: PRELUDE, limit: 180)
+      outcomes = Array.new(#{ROUNDS}) do |round|
+        pool = Heddle::Pool.new(worker: :ractor, size: 2, &H::NAP)
+        mapper = Thread.new do
+          pool.map(ITEMS) == EXPECTED ? :right : :wrong
+        rescue Heddle::Workers::CancelledError
+          :cancelled
+        rescue Heddle::Workers::Error => e
+          e.message.include?("the pool is shut down") ? :cancelled : e.class
+        end
+        round % 5 == 4 ? mapper.join : sleep(0.001 * (round % 20)) # some maps end before the kill
+        pool.shutdown(kill: true)
+        mapper.value
+      end
+      [outcomes - %i[right cancelled], outcomes.include?(:right), Ractor.count - 1 == reserve]
+    RUBY
+    assert_equal [[], true, true], result
   end
 
   # A stale stop for a ractor's last pool must not stop its next pool's chunk.

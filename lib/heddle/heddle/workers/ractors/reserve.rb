@@ -10,8 +10,9 @@ module Heddle
       # ends while other ractors send and YJIT or the GC needs the VM barrier
       # can deadlock the whole VM (docs/workers.md, "Ractors"): with the
       # reserve, a pool's end is a check-in, not a ractor's end. A ractor in
-      # the reserve waits in Ractor.receive and costs its memory and two
-      # threads; the reserve holds at most as many as ran at once.
+      # the reserve waits on its doorbell ({Ractors::Handle}) and costs its
+      # memory, two threads and a pipe; the reserve holds at most as many as
+      # ran at once.
       module Reserve
         @idle = []
         @lock = Mutex.new
@@ -25,8 +26,8 @@ module Heddle
           # @param handler [Proc] shareable
           # @return [Ractors::Handle]
           def checkout(token, handler)
-            ractor = @lock.synchronize { fork_check && @idle.pop }
-            ractor || Ractors::Backend.start_ractor(token, handler)
+            worker = @lock.synchronize { fork_check && @idle.pop }
+            worker || Ractors::Backend.start_ractor(token, handler)
           end
 
           # Takes back an idle ractor: its lane has its last answer.

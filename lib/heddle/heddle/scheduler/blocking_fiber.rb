@@ -28,6 +28,8 @@ module Heddle
       def initialize
         WARM_UP.warm if YJITWarmUp.main_ractor?
         @fiber = Fiber.new(blocking: true) { serve(false) }
+        # IO => its descriptor, for the IOs found non-blocking (see #without_blocking)
+        @nonblocking = ObjectSpace::WeakMap.new
       end
 
       # One read(2) into +buffer+ (+operation+ :read) or write(2) from it
@@ -97,11 +99,20 @@ module Heddle
       # included, and on Ruby 3.1 out of reach of signals: it is made
       # non-blocking for this one system call, then restored, as io-event
       # does (async), so that it answers -EAGAIN and the fiber waits in the
-      # loop instead. One fcntl(F_GETFL) per call for an IO that is
-      # non-blocking already (docs/journal/scheduler.md, issue 26).
+      # loop instead. An IO found non-blocking is remembered with its
+      # descriptor and not asked again: the fcntl(F_GETFL) per call cost
+      # a sixth of a pipe round trip (docs/scheduler.md, "What each choice
+      # bought"). An IO switched to blocking mode after that is the one case
+      # it misses (docs/scheduler.md, "Differences from async").
       def without_blocking(io)
+        descriptor = io.fileno
+        return yield if @nonblocking[io] == descriptor
+
         flags = io.fcntl(Fcntl::F_GETFL)
-        return yield unless flags.nobits?(Fcntl::O_NONBLOCK)
+        if flags.anybits?(Fcntl::O_NONBLOCK)
+          @nonblocking[io] = descriptor
+          return yield
+        end
 
         io.fcntl(Fcntl::F_SETFL, flags | Fcntl::O_NONBLOCK)
         begin

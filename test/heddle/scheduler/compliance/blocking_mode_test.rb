@@ -48,6 +48,28 @@ class ComplianceBlockingModeTest < Minitest::Test
     assert_equal [:writing, :reader, :written, 1 << 20, false], order
   end
 
+  # heddle asks a descriptor's mode once per IO and remembers the
+  # non-blocking ones (docs/scheduler.md): a descriptor number freed and
+  # reused by a blocking-mode IO belongs to a new IO, asked again.
+  compliance "a_descriptor_reused_in_blocking_mode_is_asked_again" do
+    order = in_fresh_peer(<<~RUBY, prelude: PRELUDE)
+      order = []
+      old_reader, old_writer = IO.pipe
+      old_writer.write("a")
+      old_reader.read(1) # read once while non-blocking
+      numbers = [old_reader.fileno, old_writer.fileno]
+      [old_reader, old_writer].each(&:close)
+      reader, writer = IO.pipe
+      order << ([reader.fileno, writer.fileno] == numbers)
+      reader.nonblock = false
+      Fiber.schedule { order << :reading << reader.read(5) }
+      Fiber.schedule { order << :other; sleep 0.001; writer.write("hello") }
+      order
+    RUBY
+
+    assert_equal [true, :reading, :other, "hello"], order
+  end
+
   # Ruby passes io_read length 0 for sysread as for read_nonblock, so no
   # scheduler can tell them apart: on an empty pipe sysread raises EAGAIN
   # under both peers (without a scheduler it waits). With data it reads.

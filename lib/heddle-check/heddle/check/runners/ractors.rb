@@ -7,8 +7,8 @@ module Heddle
       # runner is made (before the engine generates values, so their threads
       # start meanwhile), each fed chunks through its inbox (Ractor#send,
       # which does not wait) and sending one result per chunk to the main
-      # ractor ({.serve}), where the driver takes it (Ractor.receive_if, its
-      # own results only). Up to IN_FLIGHT chunks wait in a worker's inbox,
+      # ractor ({.serve}), where the driver takes it once the :checks
+      # doorbell rang ({.receive_rung}). Up to IN_FLIGHT chunks wait in a worker's inbox,
       # so it never idles between chunks for the driver.
       #
       # Why not a ractor per chunk (the runner before this one): starting a
@@ -37,6 +37,11 @@ module Heddle
         # Name of the thread with which a Heddle ractor pool receives its
         # workers' messages (Heddle::Workers::Ractors::Collector).
         COLLECTOR = "heddle-ractor-collector"
+        # Workers post through it and the driver takes only messages already
+        # there, never sleeping in Ractor.receive_if (Ruby 3.3's VM deadlock:
+        # Heddle::Workers::Ractors::Doorbell).
+        BELL = Heddle::Workers::Ractors::Doorbell
+        @taken = [] # workers' messages drained from the main ractor's inbox, not yet read
         @busy = false
         @busy_lock = Thread::Mutex.new
 
@@ -151,27 +156,42 @@ module Heddle
 
         # A worker's loop (in its ractor): run each chunk received and send
         # its result to the main ractor, until it reads :stop. Results
-        # go by Ractor.main.send, which does not wait: with Ractor.yield the
-        # worker waited for the driver to wake up and take each result before
-        # it could start the chunk already queued.
+        # go by Ractor.main.send and a ring of the :checks doorbell, which do
+        # not wait: with Ractor.yield the worker waited for the driver to wake
+        # up and take each result before it could start the chunk already queued.
         # @param handler [Proc] shareable ({Handler.build})
         # @param id [Integer] the runner's, so that its driver takes only its own results
+        # @param bells [Hash{Symbol => Integer}] Doorbell.filenos
         # @return [void]
-        def self.serve(handler, id)
+        def self.serve(handler, id, bells)
+          BELL.attach(bells)
           ended = nil
           while (message = Ractor.receive) != :stop
             serial, batch = message
-            Ractor.main.send([TAG, id, serial, portable(handler.call([0, batch]))])
+            BELL.post([TAG, id, serial, portable(handler.call([0, batch]))], :checks)
           end
           ended = :stop
         rescue Ractor::ClosedError
           ended = :closed # the check is over
         rescue Exception => e # rubocop:disable Lint/RescueException -- the driver must hear of any end
           ended = e
-          Ractor.main.send([TAG, id, nil, "#{e.class}: #{e.message}"])
+          BELL.post([TAG, id, nil, "#{e.class}: #{e.message}"], :checks)
         ensure
           # Only a property ending the ractor's thread unwinds with none of the above.
-          Ractor.main.send([TAG, id, nil, "Thread.exit or Thread#kill in the property"]) unless ended
+          BELL.post([TAG, id, nil, "Thread.exit or Thread#kill in the property"], :checks) unless ended
+        end
+
+        # The next worker message (of any ractor check, earlier ones'
+        # included): each ring of the :checks doorbell drains all those
+        # there, so none is left behind a ring that went astray or was
+        # counted twice, and the driver never waits in Ractor.receive_if.
+        # @return [Array] [TAG, id, serial, result]
+        def self.receive_rung
+          while @taken.empty?
+            BELL.wait(:checks)
+            BELL.drain(:checks, @taken) { |message| message.is_a?(Array) && message[0] == TAG }
+          end
+          @taken.shift
         end
 
         # A chunk's result with its failure's error as plain data: copied as
@@ -219,7 +239,9 @@ module Heddle
           Heddle::Workers::Ractors::ExperimentalNote.once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(@handler, object_id, name: "heddle-check") { |handler, id| Ractors.serve(handler, id) }
+          Ractor.new(@handler, object_id, BELL.filenos, name: "heddle-check") do |handler, id, bells|
+            Ractors.serve(handler, id, bells)
+          end
         ensure
           Warning[:experimental] = experimental
         end
@@ -262,7 +284,7 @@ module Heddle
         # @raise [HarnessError] when a worker ended by an error of its own
         def take_back(window)
           loop do
-            _tag, id, serial, result = Ractor.receive_if { |message| message.is_a?(Array) && message[0] == TAG }
+            _tag, id, serial, result = Ractors.receive_rung
             next unless id == object_id
 
             crashed(result) if serial.nil?

@@ -50,7 +50,7 @@ module Heddle
           last = @lock.synchronize { @inboxes.delete(token) && @inboxes.empty? }
           return unless last
 
-          Ractor.current.send([nil, :stop])
+          Ractors::Doorbell.post([nil, :stop], :pools)
           # Shutdown returns only once the thread has left Ractor.receive.
           @thread.join(STOP_WAIT) unless Thread.current == @thread
         end
@@ -60,19 +60,34 @@ module Heddle
 
         private
 
+        # Takes only messages already there, all of them at each ring of the
+        # doorbell ({Ractors::Doorbell.drain}), so that this thread never
+        # sleeps in Ractor.receive. A drain is handled whole before the
+        # collector stops: a stopped collector receives nothing, so none of
+        # the next collector's messages can reach it.
         def run
-          loop do
-            token, message = Ractor.receive
-            # A pool's finalizer that ran in a worker ractor: see GCRelease.
-            next GCRelease.release(message.last) if token.nil? && message != :stop
-
-            inbox = @lock.synchronize do
-              return @stopped = true if token.nil? && @inboxes.empty?
-
-              @inboxes[token]
-            end
-            inbox&.push(message)
+          until @stopped
+            Ractors::Doorbell.wait(:pools)
+            asks = Ractors::Doorbell.drain(:pools, []) { |m| ours?(m) }.map { |m| handle(*m) } # no short cut
+            @lock.synchronize { @stopped = true if asks.any? && @inboxes.empty? }
           end
+        end
+
+        # Messages of others (Heddle::Check's ractor runner, which rings its
+        # own pipe) stay for them: taking one would leave one of ours unrung.
+        def ours?(message) = message.is_a?(Array) && message.size == 2 && (message[0].nil? || message[0].is_a?(Integer))
+
+        # @return [Boolean] whether the message asks the collector to stop
+        def handle(token, message)
+          return true if token.nil? && message == :stop
+
+          # A pool's finalizer that ran in a worker ractor: see GCRelease.
+          if token.nil?
+            GCRelease.release(message.last)
+          else
+            @lock.synchronize { @inboxes[token] }&.push(message)
+          end
+          false
         end
       end
     end

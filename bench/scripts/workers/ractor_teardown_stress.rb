@@ -18,6 +18,9 @@
 #               worker: :ractor) of a garbage-making property, one after another, and
 #               a user's ractor makes garbage: a dropped pool's finalizer then runs in
 #               a check's worker ractor or in the user's, and mails the collector
+#   mixed       a ractor check's runner claimed, then a pool: the pool maps in another
+#               thread while the check runs chunks, so both receivers' messages reach
+#               the main ractor at once (Ruby 3.1.2 spun in Ractor.receive_if there)
 require "rbconfig"
 require_relative "fresh_runs"
 
@@ -46,9 +49,20 @@ CHILD = <<~RUBY
   expected = items.map { |x| 300 + x }
   stoppers = []
   long = Heddle::Pool.new(worker: :ractor, size: 2, &work) if shape == "long"
+  not_three = Heddle::Check.property(Heddle::Check.nat, &Ractor.make_shareable(nil.instance_exec { proc { |n| n != 3 } }))
   rounds.times do
     case shape
     when "long" then raise "wrong" unless long.map(items) == expected
+    when "mixed"
+      runner = Heddle::Check::Runners.for(not_three, Heddle::Check::Options.parse(worker: :ractor, size: 2))
+      raise "wrong runner" unless runner.is_a?(Heddle::Check::Runners::Ractors)
+
+      pool = Heddle::Pool.new(worker: :ractor, size: 2, &work)
+      mapper = Thread.new { 3.times { raise "wrong" unless pool.map(items) == expected } }
+      3.times { raise "wrong" unless runner.first_failure(Array.new(8) { |i| [i, i] }, nil)[0] == 3 }
+      mapper.join
+      runner.close
+      pool.shutdown
     when "killed"
       pool = Heddle::Pool.new(worker: :ractor, size: 2, &nap)
       mapper = Thread.new do
@@ -79,7 +93,7 @@ RUBY
 
 options = ARGV.grep(/=/).to_h { |arg| arg.split("=", 2) }
 shapes = ARGV.grep_v(/=/)
-shapes = %w[dropped background serial long killed checks] if shapes.empty?
+shapes = %w[dropped background serial long killed checks mixed] if shapes.empty?
 runs = Integer(options.fetch("runs", 10))
 rounds = Integer(options.fetch("rounds", 300))
 limit = Float(options.fetch("limit", 60))

@@ -39,7 +39,7 @@ module Heddle
         def collected(id)
           return release(id) if Ractor.current == Ractor.main
 
-          Ractors::Doorbell.post([nil, [:release, id]], :pools) # whichever ractor this is: the collector's pipe
+          Ractors::Doorbell.post([nil, [:release, id]], :pools)
         rescue Ractor::ClosedError
           nil # the main ractor is ending
         end

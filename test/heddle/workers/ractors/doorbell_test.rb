@@ -3,13 +3,14 @@
 require "test_helper"
 
 # Worker ractors post to the main ractor with a send and a doorbell byte, and
-# its receivers (the pools' collector, a ractor check's driver) take messages
-# only after a ring, so that none sleeps in Ractor.receive (issue 30). A
-# message whose ring went to the other receiver's pipe, or that rang no pipe,
-# must not leave a later message of its receiver untaken: before, each byte
-# took one message, and such a message made the receiver lag one behind, so
-# a pool's last answer (or a check's) waited for a ring that never came. Each
-# case runs in a fresh `ruby`, killed if it hangs.
+# its one reader (Mailroom) drains messages only after a ring and routes them
+# to their receivers (the pools' collector, a ractor check's driver), so that
+# no thread sleeps in Ractor.receive (issue 30's 3.3 deadlock) or filters in
+# Ractor.receive_if (3.1.2 spun there holding the GVL while a pool and a
+# check ran in one process). A message that rang nothing must not leave a
+# later message of its receiver untaken: before, each byte took one message,
+# and such a message made the receiver lag one behind. Each case runs in a
+# fresh `ruby`, killed if it hangs.
 class RactorDoorbellTest < Minitest::Test
   include FreshRuby
 
@@ -41,9 +42,11 @@ class RactorDoorbellTest < Minitest::Test
       runners = Heddle::Check::Runners
       prop = Heddle::Check.property(Heddle::Check.nat, &NOT_THREE)
       runner = runners.for(prop, Heddle::Check::Options.parse(worker: :ractor, size: 2))
-      # A stale result of this check that rang nothing, then one that rang the pools' pipe.
-      Ractor.main.send([runners::Ractors::TAG, runner.object_id, 999, [[0, :stale], nil]])
-      Heddle::Workers::Ractors::Doorbell.post([runners::Ractors::TAG, runner.object_id, 998, [[0, :stale], nil]], :pools)
+      # A stale result of this check that rang nothing, a message of no receiver, and a
+      # stale result posted as workers post.
+      Ractor.main.send([:checks, [runners::Ractors::TAG, runner.object_id, 999, [[0, :stale], nil]]])
+      Ractor.main.send(:not_heddles)
+      Heddle::Workers::Ractors::Doorbell.post([runners::Ractors::TAG, runner.object_id, 998, [[0, :stale], nil]], :checks)
       failure = runner.first_failure(Array.new(8) { |i| [i, i] }, nil)
       runner.close
       [runner.class.name, failure[0]]

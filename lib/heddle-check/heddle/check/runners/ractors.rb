@@ -7,8 +7,8 @@ module Heddle
       # runner is made (before the engine generates values, so their threads
       # start meanwhile), each fed chunks through its inbox (Ractor#send,
       # which does not wait) and sending one result per chunk to the main
-      # ractor ({.serve}), where the driver takes it once the :checks
-      # doorbell rang ({.receive_rung}). Up to IN_FLIGHT chunks wait in a worker's inbox,
+      # ractor ({.serve}), where the mailroom puts it in the driver's box.
+      # Up to IN_FLIGHT chunks wait in a worker's inbox,
       # so it never idles between chunks for the driver.
       #
       # Why not a ractor per chunk (the runner before this one): starting a
@@ -37,11 +37,13 @@ module Heddle
         # Name of the thread with which a Heddle ractor pool receives its
         # workers' messages (Heddle::Workers::Ractors::Collector).
         COLLECTOR = "heddle-ractor-collector"
-        # Workers post through it and the driver takes only messages already
-        # there, never sleeping in Ractor.receive_if (Ruby 3.3's VM deadlock:
-        # Heddle::Workers::Ractors::Doorbell).
+        # Workers post through it, and the main ractor's one reader puts
+        # their results in the driver's box, so that no thread sleeps in
+        # Ractor.receive (Ruby 3.3's VM deadlock) or receive_if (3.1's spin):
+        # Heddle::Workers::Ractors::Doorbell and Mailroom.
         BELL = Heddle::Workers::Ractors::Doorbell
-        @taken = [] # workers' messages drained from the main ractor's inbox, not yet read
+        # @see BELL
+        MAILROOM = Heddle::Workers::Ractors::Mailroom
         @busy = false
         @busy_lock = Thread::Mutex.new
 
@@ -108,7 +110,7 @@ module Heddle
           @outstanding = {} # worker => chunks sent and not taken back
           @open = {} # serial => [window number, worker, runs] of this call's chunks
           @stale = {} # serial => worker, of chunks behind a failure on a worker kept
-          size.times { @outstanding[start_worker] = 0 }
+          open_box
         end
 
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
@@ -139,6 +141,7 @@ module Heddle
           @closed = true
           Ractors.release
           @outstanding.each_key { |worker| Ractors.let_go(worker) }
+          MAILROOM.close(:checks, @box) if @box
         end
 
         # Sends a worker :stop, which it reads after the chunks it was sent,
@@ -161,10 +164,10 @@ module Heddle
         # up and take each result before it could start the chunk already queued.
         # @param handler [Proc] shareable ({Handler.build})
         # @param id [Integer] the runner's, so that its driver takes only its own results
-        # @param bells [Hash{Symbol => Integer}] Doorbell.filenos
+        # @param bell [Integer] Doorbell.fileno
         # @return [void]
-        def self.serve(handler, id, bells)
-          BELL.attach(bells)
+        def self.serve(handler, id, bell)
+          BELL.attach(bell)
           ended = nil
           while (message = Ractor.receive) != :stop
             serial, batch = message
@@ -179,19 +182,6 @@ module Heddle
         ensure
           # Only a property ending the ractor's thread unwinds with none of the above.
           BELL.post([TAG, id, nil, "Thread.exit or Thread#kill in the property"], :checks) unless ended
-        end
-
-        # The next worker message (of any ractor check, earlier ones'
-        # included): each ring of the :checks doorbell drains all those
-        # there, so none is left behind a ring that went astray or was
-        # counted twice, and the driver never waits in Ractor.receive_if.
-        # @return [Array] [TAG, id, serial, result]
-        def self.receive_rung
-          while @taken.empty?
-            BELL.wait(:checks)
-            BELL.drain(:checks, @taken) { |message| message.is_a?(Array) && message[0] == TAG }
-          end
-          @taken.shift
         end
 
         # A chunk's result with its failure's error as plain data: copied as
@@ -235,12 +225,23 @@ module Heddle
           @outstanding[start_worker] = 0
         end
 
+        # The driver's box, open before any worker can post; a worker that
+        # cannot start leaves none running and the box closed.
+        def open_box
+          @box = Thread::Queue.new
+          MAILROOM.open(:checks, @box)
+          @size.times { @outstanding[start_worker] = 0 }
+        rescue StandardError
+          close
+          raise
+        end
+
         def start_worker
           Heddle::Workers::Ractors::ExperimentalNote.once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(@handler, object_id, BELL.filenos, name: "heddle-check") do |handler, id, bells|
-            Ractors.serve(handler, id, bells)
+          Ractor.new(@handler, object_id, BELL.fileno, name: "heddle-check") do |handler, id, bell|
+            Ractors.serve(handler, id, bell)
           end
         ensure
           Warning[:experimental] = experimental
@@ -284,7 +285,7 @@ module Heddle
         # @raise [HarnessError] when a worker ended by an error of its own
         def take_back(window)
           loop do
-            _tag, id, serial, result = Ractors.receive_rung
+            _tag, id, serial, result = @box.pop
             next unless id == object_id
 
             crashed(result) if serial.nil?

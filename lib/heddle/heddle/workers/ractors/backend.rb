@@ -76,7 +76,7 @@ module Heddle
             experimental = Warning[:experimental]
             Warning[:experimental] = false
             Ractors::Handle.start do |own|
-              Ractor.new(token, handler, Ractors::Doorbell.filenos, own, name: "heddle-worker-#{token}") do |*args|
+              Ractor.new(token, handler, Ractors::Doorbell.fileno, own, name: "heddle-worker-#{token}") do |*args|
                 Ractors::Worker.run(*args)
               end
             end

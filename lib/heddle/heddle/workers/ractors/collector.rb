@@ -3,13 +3,14 @@
 module Heddle
   module Workers
     module Ractors
-      # The one thread of the main ractor that calls `Ractor.receive` for all
-      # ractor pools: worker ractors send `[token, message]` and the collector
-      # hands each message to the inbox registered under that token; a
-      # finalizer run in a worker ractor sends `[nil, [:release, id]]`
-      # ({GCRelease}). (User code
-      # that calls `Ractor.receive` in the main ractor while ractor pools run
-      # would take their messages; see docs/workers.md.)
+      # The thread of the main ractor that takes all ractor pools' messages:
+      # worker ractors post `[token, message]` ({Ractors::Doorbell.post}),
+      # the {Ractors::Mailroom} puts them in the collector's box, and the
+      # collector hands each message to the inbox registered under that
+      # token; a finalizer run in a worker ractor posts `[nil, [:release,
+      # id]]` ({GCRelease}). (User code that calls `Ractor.receive` in the
+      # main ractor while ractor pools run would take their messages; see
+      # docs/workers.md.)
       class Collector
         # Seconds close waits for the collecting thread to stop.
         STOP_WAIT = 2.0
@@ -24,6 +25,8 @@ module Heddle
         def initialize
           @inboxes = {}
           @lock = Mutex.new
+          @box = Thread::Queue.new
+          Ractors::Mailroom.open(:pools, @box)
           @thread = Thread.new { run }
           @thread.name = "heddle-ractor-collector"
         end
@@ -41,17 +44,15 @@ module Heddle
           end
         end
 
-        # Closes an inbox; with the last one the collector stops, so that no
-        # thread of ours sits in Ractor.receive once no pool needs it (on 3.1
-        # it would hang other threads' Ractor.take/select in the main ractor).
+        # Closes an inbox; with the last one the collector stops, and with it
+        # the mailroom's thread unless a ractor check reads there too.
         # @param token [Integer]
         # @return [void]
         def close(token)
           last = @lock.synchronize { @inboxes.delete(token) && @inboxes.empty? }
           return unless last
 
-          Ractors::Doorbell.post([nil, :stop], :pools)
-          # Shutdown returns only once the thread has left Ractor.receive.
+          @box.push([nil, :stop])
           @thread.join(STOP_WAIT) unless Thread.current == @thread
         end
 
@@ -60,22 +61,16 @@ module Heddle
 
         private
 
-        # Takes only messages already there, all of them at each ring of the
-        # doorbell ({Ractors::Doorbell.drain}), so that this thread never
-        # sleeps in Ractor.receive. A drain is handled whole before the
-        # collector stops: a stopped collector receives nothing, so none of
-        # the next collector's messages can reach it.
+        # Stops at a :stop only when no inbox was opened since it was asked;
+        # then what is still in the box is handled (a release must not wait
+        # for another collector; others' tokens have no inbox here).
         def run
-          until @stopped
-            Ractors::Doorbell.wait(:pools)
-            asks = Ractors::Doorbell.drain(:pools, []) { |m| ours?(m) }.map { |m| handle(*m) } # no short cut
-            @lock.synchronize { @stopped = true if asks.any? && @inboxes.empty? }
+          loop do
+            break if handle(*@box.pop) && @lock.synchronize { @stopped = @inboxes.empty? }
           end
+          Ractors::Mailroom.close(:pools, @box)
+          handle(*@box.pop) until @box.empty?
         end
-
-        # Messages of others (Heddle::Check's ractor runner, which rings its
-        # own pipe) stay for them: taking one would leave one of ours unrung.
-        def ours?(message) = message.is_a?(Array) && message.size == 2 && (message[0].nil? || message[0].is_a?(Integer))
 
         # @return [Boolean] whether the message asks the collector to stop
         def handle(token, message)

@@ -22,11 +22,11 @@ module Heddle
 
         # @param token [Integer] the worker's address at the collector
         # @param handler [Proc] shareable
-        # @param doorbells [Hash{Symbol => Integer}] {Ractors::Doorbell.filenos}
+        # @param doorbell [Integer] {Ractors::Doorbell.fileno}
         # @param own [Integer] the descriptor of its own doorbell ({Ractors::Handle})
         # @return [void]
-        def run(token, handler, doorbells, own)
-          Ractors::Doorbell.attach(doorbells)
+        def run(token, handler, doorbell, own)
+          Ractors::Doorbell.attach(doorbell)
           Ractors::ChunkRunner.new(token, handler, own).serve
           Ractors::Doorbell.post([token, [:stopped]], :pools)
         rescue Exception => e # rubocop:disable Lint/RescueException -- the lane must hear of any end

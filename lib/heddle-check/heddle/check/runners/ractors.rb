@@ -60,7 +60,7 @@ module Heddle
         # @return [Ractors, nil]
         # @raise [NotIsolatableError] when the block cannot be isolated
         def self.claim(property, options)
-          return nil unless options.timeout.nil? && filtered_receive? && no_collector?
+          return nil unless options.timeout.nil? && no_collector?
           return nil unless take_turn
 
           begin
@@ -70,13 +70,6 @@ module Heddle
             raise
           end
         end
-
-        # Whether this Ruby has Ractor.receive_if, with which the driver takes
-        # only its own results. Ruby 4.0 removed it (Ractor::Port took its
-        # place: docs/scheduler.md, "Hooks per Ruby"); there the pool runner,
-        # which needs only Ractor.receive, runs ractor checks.
-        # @return [Boolean]
-        def self.filtered_receive? = Ractor.respond_to?(:receive_if)
 
         # @return [Boolean] whether no Heddle ractor pool's collector waits in Ractor.receive
         def self.no_collector? = Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }

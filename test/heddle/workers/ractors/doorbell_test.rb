@@ -30,6 +30,7 @@ class RactorDoorbellTest < Minitest::Test
       pool = Heddle::Pool.new(worker: :ractor, size: 1, &IDENTITY)
       first = pool.map([1, 2])
       Ractor.new { Heddle::Workers::GCRelease.collected(0) }.take # a user's ractor: nothing to release
+      [:junk, [nil, :junk], [1, 2, 3]].each { |junk| Heddle::Workers::Ractors::Doorbell.post(junk, :pools) } # dropped
       second = pool.map([3, 4])
       pool.shutdown
       [first, second, collector?]

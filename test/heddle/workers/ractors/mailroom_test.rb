@@ -55,6 +55,24 @@ class RactorMailroomTest < Minitest::Test
     assert_equal [[[:round, 0], false], [[:round, 1], false], [[:round, 2], false]], result
   end
 
+  # A reading thread that an error or Thread#kill ended is replaced at the
+  # next open, and the mail sent meanwhile is delivered.
+  def test_a_reading_thread_that_died_is_started_again
+    result = in_fresh_ruby(<<~RUBY, prelude: PRELUDE)
+      checks = Thread::Queue.new
+      R::Mailroom.open(:checks, checks)
+      Thread.list.find { |t| t.name == "heddle-ractor-mail" }.kill.join
+      post_from_a_ractor([[:c, 1], :checks])
+      pools = Thread::Queue.new
+      R::Mailroom.open(:pools, pools)
+      taken = checks.pop
+      R::Mailroom.close(:pools, pools)
+      R::Mailroom.close(:checks, checks)
+      [taken, mail_thread?]
+    RUBY
+    assert_equal [[:c, 1], false], result
+  end
+
   def test_an_unknown_receiver_is_refused_before_anything_starts
     result = in_fresh_ruby(<<~RUBY, prelude: PRELUDE)
       begin

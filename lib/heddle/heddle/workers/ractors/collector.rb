@@ -66,22 +66,34 @@ module Heddle
         # for another collector; others' tokens have no inbox here).
         def run
           loop do
-            break if handle(*@box.pop) && @lock.synchronize { @stopped = @inboxes.empty? }
+            break if handle(@box.pop) && @lock.synchronize { @stopped = @inboxes.empty? }
           end
           Ractors::Mailroom.close(:pools, @box)
-          handle(*@box.pop) until @box.empty?
+          handle(@box.pop) until @box.empty?
         end
 
-        # @return [Boolean] whether the message asks the collector to stop
-        def handle(token, message)
-          return true if token.nil? && message == :stop
+        # A message not shaped as heddle's ([token or nil, message]: code of
+        # the user's posting to :pools) is dropped, not the collector's end.
+        def ours?(message) = message.is_a?(Array) && message.size == 2 && (message[0].nil? || message[0].is_a?(Integer))
 
-          # A pool's finalizer that ran in a worker ractor: see GCRelease.
-          if token.nil?
-            GCRelease.release(message.last)
-          else
-            @lock.synchronize { @inboxes[token] }&.push(message)
-          end
+        # @return [Boolean] whether the message asks the collector to stop
+        def handle(posted)
+          return false unless ours?(posted)
+
+          token, message = posted
+          return addressed(message) if token.nil?
+
+          @lock.synchronize { @inboxes[token] }&.push(message)
+          false
+        end
+
+        # A message to the collector itself: :stop, or a pool's finalizer
+        # that ran in a worker ractor ([:release, id]: see GCRelease).
+        # @return [Boolean] whether it asks the collector to stop
+        def addressed(message)
+          return true if message == :stop
+
+          GCRelease.release(message.last) if message.is_a?(Array) && message.first == :release
           false
         end
       end

@@ -37,7 +37,7 @@ module Heddle
               forget_parent
               @boxes[receiver] = box
               @held.delete(receiver)&.each { |message| box << message }
-              @thread ||= start
+              @thread = start unless @thread&.alive? # none, or one an error or Thread#kill ended
             end
           end
 

@@ -48,12 +48,11 @@ module Heddle
         @busy_lock = Thread::Mutex.new
 
         # A runner for this check, or nil when the check must use the pool
-        # runner: with `timeout:` (Ractor.receive cannot time out; the pool
-        # runner can), while a Heddle ractor pool's collector waits in
-        # Ractor.receive, or while another thread runs a ractor check. On
-        # Ruby 3.1 two threads of the main ractor waiting on ractors at once
-        # can get each other's values (the wait state is per ractor), so one
-        # Ractors runner at a time takes from ractors.
+        # runner: with `timeout:` (this runner has no deadline; the pool
+        # runner has), while a Heddle ractor pool runs (its collector thread
+        # lives), or while another thread runs a ractor check: the mailroom
+        # has one box for ractor checks' results ({MAILROOM}), so one
+        # Ractors runner at a time reads it.
         #
         # @param property [Property]
         # @param options [Options]
@@ -71,7 +70,7 @@ module Heddle
           end
         end
 
-        # @return [Boolean] whether no Heddle ractor pool's collector waits in Ractor.receive
+        # @return [Boolean] whether no Heddle ractor pool's collector thread lives
         def self.no_collector? = Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
         private_class_method :no_collector?
 

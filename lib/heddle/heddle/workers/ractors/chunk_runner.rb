@@ -78,7 +78,7 @@ module Heddle
           marks = 0
           loop do
             bell.readpartial(4096)
-            Ractors::Doorbell.drain([], marks += 1).each { |message| take(message) }
+            Ractors::Doorbell.drain(marks += 1).each { |message| take(message) }
           end
         rescue IOError # EOFError too: the lane let this ractor go
           loop { take(Ractor.receive) }

@@ -77,12 +77,12 @@ module Heddle
           # reader calls it: no Ractor.receive_if, which on Ruby 3.1 spins
           # holding the GVL while only messages it refuses are there). Marks
           # an interrupted drain left are dropped on the way.
-          # @param into [Array] where messages go as they are taken (an interrupt loses none)
           # @param serial [Integer, nil] the mark's number; nil takes the main ractor's next
-          # @return [Array] into
-          def drain(into, serial = nil)
+          # @return [Array] the messages, in order
+          def drain(serial = nil)
             mark = [MARK, serial || @lock.synchronize { @marks += 1 }].freeze
             Ractor.current.send(mark)
+            into = []
             while (message = Ractor.receive) != mark
               into << message unless message.is_a?(Array) && message[0] == MARK
             end

@@ -56,9 +56,6 @@ module Heddle
             thread.join(STOP_WAIT) unless thread == Thread.current
           end
 
-          # @return [Boolean] whether the reading thread runs
-          def running? = @lock.synchronize { !@thread.nil? && @thread.alive? }
-
           private
 
           def start
@@ -80,7 +77,7 @@ module Heddle
           def run
             loop do
               Doorbell.wait
-              Doorbell.drain([]).each { |message| deliver(message) }
+              Doorbell.drain.each { |message| deliver(message) }
               break if last_round?
             end
           end

@@ -68,7 +68,7 @@ module RedisFixture
 
     # @return [self]
     def start
-      args = ["redis-server", "--port", @port.to_s, "--bind", "127.0.0.1", "--dir", @dir, "--save", "",
+      args = ["redis-server", *listen_args, "--bind", "127.0.0.1", "--dir", @dir, "--save", "",
               "--appendonly", @aof ? "yes" : "no", "--logfile", File.join(@dir, "redis.log"), *@args]
       @pid = Process.spawn(*args, %i[out err] => File::NULL)
       RedisFixture.wait_for("redis-server on port #{@port}") { ping }
@@ -109,6 +109,9 @@ module RedisFixture
     end
 
     private
+
+    # Where it listens (a TLS server listens on a TLS port instead).
+    def listen_args = ["--port", @port.to_s]
 
     def ping
       TCPSocket.open("127.0.0.1", @port) do |socket|

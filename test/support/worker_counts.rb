@@ -6,6 +6,14 @@ module WorkerCounts
   # A snapshot to compare before and after.
   Counts = Struct.new(:threads, :fds, :children, :zombies) do
     def to_s = "threads=#{threads} fds=#{fds} children=#{children} zombies=#{zombies}"
+
+    # Whether a thread, descriptor or child process was added since before.
+    # Only growth counts (other tests' garbage may close descriptors, their
+    # threads end meanwhile), and not of zombies: one is a child that ended,
+    # counted among the children already.
+    # @param before [Counts]
+    # @return [Boolean]
+    def started_since?(before) = threads > before.threads || fds > before.fds || children > before.children
   end
 
   module_function

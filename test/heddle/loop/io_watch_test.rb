@@ -226,6 +226,21 @@ class IOWatchNIOTest < Minitest::Test
     assert_equal :closed, result
   end
 
+  # A Thread#raise (Heddle.with_timeout's watchdog) landing inside
+  # add_reader left a registration with no use recorded, and the next scan
+  # raised NoMethodError (CI, 3.4 --yjit). It is dropped as idle instead.
+  def test_an_add_reader_interrupted_before_arming_leaves_a_scannable_registration
+    watch = backend.new
+    watch.singleton_class.prepend(Module.new { def arm(*) = raise(Interrupt, "interrupted") })
+    reader, writer = IO.pipe
+    assert_raises(Interrupt) { watch.add_reader(reader, Object.new) }
+    scans = Array.new(backend::IDLE_SLEEPS + 2) { watch.send(:scan, age: true) }
+    assert_equal [false, false], [scans.any?, watch.watching?]
+  ensure
+    [reader, writer].each { |io| io&.close }
+    watch&.clear
+  end
+
   private
 
   def release(waiters, pipes)

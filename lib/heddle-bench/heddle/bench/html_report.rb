@@ -31,7 +31,7 @@ module Heddle
         pre { background: #f5f5f5; padding: 8px; overflow-x: auto; font-size: 12px; }
         .wins { color: #1a7f37; } .loses { color: #b42318; } .noise { color: #666; }
         td.tie, td.noise { color: #555; }
-        .failed { color: #b42318; } svg.chart { display: block; margin: .4em 0 1em; }
+        .failed { color: #b42318; } p.stopped { font-size: 12px; margin: .2em 0; } svg.chart { display: block; margin: .4em 0 1em; }
         figure { margin: 0; }
       CSS
 
@@ -64,7 +64,7 @@ module Heddle
 
       def stopped
         reason = @results.data["stopped"]
-        reason ? %(<p class="failed">Run #{esc(reason)}: rows have fewer trials than planned.</p>) : ""
+        reason ? %(<p class="failed stopped">Run #{esc(reason)}: rows have fewer trials than planned.</p>) : ""
       end
 
       def environment

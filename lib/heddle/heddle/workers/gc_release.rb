@@ -39,7 +39,7 @@ module Heddle
         def collected(id)
           return release(id) if Ractor.current == Ractor.main
 
-          Ractor.main.send([nil, [:release, id]])
+          Ractors::Doorbell.post([nil, [:release, id]], :pools)
         rescue Ractor::ClosedError
           nil # the main ractor is ending
         end

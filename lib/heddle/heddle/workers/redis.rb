@@ -20,7 +20,7 @@ module Heddle
       autoload :Client, File.expand_path("redis/client", __dir__)
       autoload :Config, File.expand_path("redis/config", __dir__)
       autoload :Daemon, File.expand_path("redis/daemon", __dir__)
-      %i[AuthenticationError ConnectionLostError NoWorkerError RejectedEntryError RemoteError
+      %i[AuthenticationError ConnectionLostError NoWorkerError RejectedEntryError RemoteError TLSError
          WorkerOrigin].each do |error|
         autoload error, File.expand_path("redis/errors", __dir__)
       end

@@ -28,8 +28,12 @@ class SelectorReserveTest < Minitest::Test
   def test_a_selector_handed_on_holds_none_of_the_old_loops_ios
     reader, writer = IO.pipe
     writer.write("x")
-    first = on_backend { Heddle.await_readable(reader, within: 2) && Heddle::EventLoop.current.io.send(:selector) }
-    registered_before = first.registered?(reader)
+    # Asked in the thread: once it ends, any GC may retire its loop.
+    first, registered_before = on_backend do
+      Heddle.await_readable(reader, within: 2)
+      selector = Heddle::EventLoop.current.io.send(:selector)
+      [selector, selector.registered?(reader)]
+    end
     second = on_backend { selector_of_a_wait } # its loop opens after the first one's thread ended
     assert_equal [true, true, false], [registered_before, second.equal?(first), first.registered?(reader)]
   ensure

@@ -112,11 +112,21 @@ class RedisOptionsTest < Minitest::Test
     end
   end
 
-  def test_a_db_the_server_lacks_fails_naming_the_url
+  def test_a_db_the_server_lacks_fails_naming_the_url_and_the_db
+    url = server.url.sub(%r{/0\z}, "/99")
     error = assert_raises(ArgumentError) do
-      Heddle::Pool.new(worker: :redis, handler: :"test.square", url: server.url.sub(%r{/0\z}, "/99"))
+      # A reconnect_timeout past the bound: only a failure at once ends in time.
+      bounded { Heddle::Pool.new(worker: :redis, handler: :"test.square", url: url, reconnect_timeout: 600) }
     end
-    assert_match(%r{url: redis://127\.0\.0\.1:\d+/99 names a db the server does not have}, error.message)
+    assert_match(%r{\Aurl: redis://127\.0\.0\.1:\d+/99 names db 99, which the server does not have}, error.message)
+  end
+
+  def test_a_worker_given_a_db_the_server_lacks_exits_1_in_one_line_naming_it
+    worker = RedisFixture::Worker.new(server, args: ["--redis", server.url.sub(%r{/0\z}, "/99")])
+    (@workers ||= []) << worker
+    assert_equal 1, worker.wait.exitstatus
+    assert_equal 1, worker.text.lines.size, "one line: #{worker.text}"
+    assert_match(%r{redis://127\.0\.0\.1:\d+/99 names db 99, which the server does not have \(ERR DB}, worker.text)
   end
 
   def test_shutdown_deletes_the_won_keys

@@ -47,7 +47,7 @@ module Heddle
         def closed_under_waiters
           [->(reader) { Heddle.await_readable(reader) }, ->(reader) { Heddle.run { reader.read(1) } }].map do |wait|
             reader, writer = IO.pipe
-            waiter = Thread.new { closed_error { wait.call(reader) } }
+            waiter = Thread.new { error_class { wait.call(reader) } }
             Thread.pass until waiter.status == "sleep"
             Thread.new { reader.close }.join
             outcome(waiter)
@@ -64,8 +64,8 @@ module Heddle
           :hung
         end
 
-        # @return [Class, :no_error] the class of the +kind+ error the block raised
-        def closed_error(kind = IOError)
+        # @return [Class, :no_error] the class of the +kind+ error the block raised, if it raised one
+        def error_class(kind = IOError)
           yield
           :no_error
         rescue kind => e
@@ -78,7 +78,7 @@ module Heddle
           handed = Thread::Queue.new
           owner = Thread.new { (handed << Heddle.concurrently { :never_run }) && die.pop }
           evaluation = handed.pop
-          waiter = Thread.new { closed_error(Heddle::Evaluation::Error) { evaluation.await_result(within: 30) } }
+          waiter = Thread.new { error_class(Heddle::Evaluation::Error) { evaluation.await_result(within: 30) } }
           Thread.pass until waiter.status == "sleep"
           die << :now
           owner.join

@@ -7,8 +7,8 @@ module Heddle
       # runner is made (before the engine generates values, so their threads
       # start meanwhile), each fed chunks through its inbox (Ractor#send,
       # which does not wait) and sending one result per chunk to the main
-      # ractor ({.serve}), where the driver takes it (Ractor.receive_if, its
-      # own results only). Up to IN_FLIGHT chunks wait in a worker's inbox,
+      # ractor ({.serve}), where the mailroom puts it in the driver's box.
+      # Up to IN_FLIGHT chunks wait in a worker's inbox,
       # so it never idles between chunks for the driver.
       #
       # Why not a ractor per chunk (the runner before this one): starting a
@@ -37,23 +37,29 @@ module Heddle
         # Name of the thread with which a Heddle ractor pool receives its
         # workers' messages (Heddle::Workers::Ractors::Collector).
         COLLECTOR = "heddle-ractor-collector"
+        # Workers post through it, and the main ractor's one reader puts
+        # their results in the driver's box, so that no thread sleeps in
+        # Ractor.receive (Ruby 3.3's VM deadlock) or receive_if (3.1's spin):
+        # Heddle::Workers::Ractors::Doorbell and Mailroom.
+        BELL = Heddle::Workers::Ractors::Doorbell
+        # @see BELL
+        MAILROOM = Heddle::Workers::Ractors::Mailroom
         @busy = false
         @busy_lock = Thread::Mutex.new
 
         # A runner for this check, or nil when the check must use the pool
-        # runner: with `timeout:` (Ractor.receive cannot time out; the pool
-        # runner can), while a Heddle ractor pool's collector waits in
-        # Ractor.receive, or while another thread runs a ractor check. On
-        # Ruby 3.1 two threads of the main ractor waiting on ractors at once
-        # can get each other's values (the wait state is per ractor), so one
-        # Ractors runner at a time takes from ractors.
+        # runner: with `timeout:` (this runner has no deadline; the pool
+        # runner has), while a Heddle ractor pool runs (its collector thread
+        # lives), or while another thread runs a ractor check: the mailroom
+        # has one box for ractor checks' results ({MAILROOM}), so one
+        # Ractors runner at a time reads it.
         #
         # @param property [Property]
         # @param options [Options]
         # @return [Ractors, nil]
         # @raise [NotIsolatableError] when the block cannot be isolated
         def self.claim(property, options)
-          return nil unless options.timeout.nil? && filtered_receive? && no_collector?
+          return nil unless options.timeout.nil? && no_collector?
           return nil unless take_turn
 
           begin
@@ -64,14 +70,7 @@ module Heddle
           end
         end
 
-        # Whether this Ruby has Ractor.receive_if, with which the driver takes
-        # only its own results. Ruby 4.0 removed it (Ractor::Port took its
-        # place: docs/scheduler.md, "Hooks per Ruby"); there the pool runner,
-        # which needs only Ractor.receive, runs ractor checks.
-        # @return [Boolean]
-        def self.filtered_receive? = Ractor.respond_to?(:receive_if)
-
-        # @return [Boolean] whether no Heddle ractor pool's collector waits in Ractor.receive
+        # @return [Boolean] whether no Heddle ractor pool's collector thread lives
         def self.no_collector? = Thread.list.none? { |t| t.name == COLLECTOR && t.alive? }
         private_class_method :no_collector?
 
@@ -103,7 +102,7 @@ module Heddle
           @outstanding = {} # worker => chunks sent and not taken back
           @open = {} # serial => [window number, worker, runs] of this call's chunks
           @stale = {} # serial => worker, of chunks behind a failure on a worker kept
-          size.times { @outstanding[start_worker] = 0 }
+          open_box
         end
 
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
@@ -134,6 +133,7 @@ module Heddle
           @closed = true
           Ractors.release
           @outstanding.each_key { |worker| Ractors.let_go(worker) }
+          MAILROOM.close(:checks, @box) if @box
         end
 
         # Sends a worker :stop, which it reads after the chunks it was sent,
@@ -151,27 +151,29 @@ module Heddle
 
         # A worker's loop (in its ractor): run each chunk received and send
         # its result to the main ractor, until it reads :stop. Results
-        # go by Ractor.main.send, which does not wait: with Ractor.yield the
-        # worker waited for the driver to wake up and take each result before
-        # it could start the chunk already queued.
+        # go by Ractor.main.send and a ring of the :checks doorbell, which do
+        # not wait: with Ractor.yield the worker waited for the driver to wake
+        # up and take each result before it could start the chunk already queued.
         # @param handler [Proc] shareable ({Handler.build})
         # @param id [Integer] the runner's, so that its driver takes only its own results
+        # @param bell [Integer] Doorbell.fileno
         # @return [void]
-        def self.serve(handler, id)
+        def self.serve(handler, id, bell)
+          BELL.attach(bell)
           ended = nil
           while (message = Ractor.receive) != :stop
             serial, batch = message
-            Ractor.main.send([TAG, id, serial, portable(handler.call([0, batch]))])
+            BELL.post([TAG, id, serial, portable(handler.call([0, batch]))], :checks)
           end
           ended = :stop
         rescue Ractor::ClosedError
           ended = :closed # the check is over
         rescue Exception => e # rubocop:disable Lint/RescueException -- the driver must hear of any end
           ended = e
-          Ractor.main.send([TAG, id, nil, "#{e.class}: #{e.message}"])
+          BELL.post([TAG, id, nil, "#{e.class}: #{e.message}"], :checks)
         ensure
           # Only a property ending the ractor's thread unwinds with none of the above.
-          Ractor.main.send([TAG, id, nil, "Thread.exit or Thread#kill in the property"]) unless ended
+          BELL.post([TAG, id, nil, "Thread.exit or Thread#kill in the property"], :checks) unless ended
         end
 
         # A chunk's result with its failure's error as plain data: copied as
@@ -215,11 +217,24 @@ module Heddle
           @outstanding[start_worker] = 0
         end
 
+        # The driver's box, open before any worker can post; a worker that
+        # cannot start leaves none running and the box closed.
+        def open_box
+          @box = Thread::Queue.new
+          MAILROOM.open(:checks, @box)
+          @size.times { @outstanding[start_worker] = 0 }
+        rescue StandardError
+          close
+          raise
+        end
+
         def start_worker
           Heddle::Workers::Ractors::ExperimentalNote.once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
-          Ractor.new(@handler, object_id, name: "heddle-check") { |handler, id| Ractors.serve(handler, id) }
+          Ractor.new(@handler, object_id, BELL.fileno, name: "heddle-check") do |handler, id, bell|
+            Ractors.serve(handler, id, bell)
+          end
         ensure
           Warning[:experimental] = experimental
         end
@@ -262,7 +277,7 @@ module Heddle
         # @raise [HarnessError] when a worker ended by an error of its own
         def take_back(window)
           loop do
-            _tag, id, serial, result = Ractor.receive_if { |message| message.is_a?(Array) && message[0] == TAG }
+            _tag, id, serial, result = @box.pop
             next unless id == object_id
 
             crashed(result) if serial.nil?

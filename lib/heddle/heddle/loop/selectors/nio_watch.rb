@@ -107,7 +107,7 @@ module Heddle
         # @param waiter [#__io_ready__]
         # @return [void]
         def add_reader(io, waiter)
-          reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0))
+          reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0, nil, nil, @sleeps))
           arm(reg, READ) if reg.armed.nobits?(READ)
           reg.readers << waiter
           reg.used = @sleeps
@@ -118,7 +118,7 @@ module Heddle
         # @param waiter [#__io_ready__]
         # @return [void]
         def add_writer(io, waiter)
-          reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0))
+          reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0, nil, nil, @sleeps))
           arm(reg, WRITE) if reg.armed.nobits?(WRITE)
           reg.writers << waiter
           reg.used = @sleeps

@@ -4,11 +4,10 @@ module Heddle
   class EventLoop
     module Selectors
       # Spare nio4r selectors, handed from the loops that close to the loops
-      # that open. nio4r 2.7.5 keeps ~740 bytes of every NIO::Selector it
-      # ever made, closed or collected (on Ruby 3.1 to 3.4; see
-      # docs/journal/core.md, issue 28), so a program whose short-lived
-      # threads each waited on an IO grew for good: the soak's churn load
-      # read +18% RSS in 150 s. A loop now takes a spare before it makes one.
+      # that open. nio4r keeps some memory of every NIO::Selector it ever
+      # made, closed or collected, so a program whose short-lived threads
+      # each waited on an IO grew for good (measured in docs/journal/core.md,
+      # issue 28). A loop takes a spare before it makes one.
       #
       # At most {LIMIT} spares, 3 descriptors each (epoll and nio4r's wake-up
       # pipe). One reserve per Ractor (Ractor-local, as {OpenLoops}); a

@@ -68,11 +68,18 @@ module Heddle
           # @api private
           # Starts one worker ractor, without Ruby's experimental warning
           # (heddle gives its own: {Ractors::ExperimentalNote}).
+          # @param token [Integer]
+          # @param handler [Proc] shareable
+          # @return [Ractors::Handle]
           def start_ractor(token, handler)
             Ractors::ExperimentalNote.once
             experimental = Warning[:experimental]
             Warning[:experimental] = false
-            Ractor.new(token, handler, name: "heddle-worker-#{token}") { |id, h| Ractors::Worker.run(id, h) }
+            Ractors::Handle.start do |own|
+              Ractor.new(token, handler, Ractors::Doorbell.fileno, own, name: "heddle-worker-#{token}") do |*args|
+                Ractors::Worker.run(*args)
+              end
+            end
           ensure
             Warning[:experimental] = experimental
           end
@@ -90,6 +97,14 @@ module Heddle
           end
         end
 
+        # @param size [Integer]
+        # @param handler [#call] the pool's block
+        # @param item_timeout [Numeric, nil] seconds allowed per item
+        def initialize(size:, handler:, item_timeout: nil)
+          @ractor = Ractor.current
+          super
+        end
+
         # As {Backend#map}, and however the wait ends (the map's timeout, its
         # first error, the caller's Interrupt), the map's chunks still running
         # in ractors are stopped: a ractor would otherwise run them to their end.
@@ -98,7 +113,9 @@ module Heddle
         # @param timeout [Numeric, nil] seconds for the whole map
         # @param fail_fast [Boolean]
         # @return [Array] results in input order
+        # @raise [Error] when called from a ractor other than the pool's ({#own_ractor!})
         def map(items, handler, timeout: nil, fail_fast: true)
+          own_ractor!
           job = Job.new(items, handler, fail_fast: fail_fast)
           dispatch(job, timeout)
           begin
@@ -112,7 +129,37 @@ module Heddle
           job.value!
         end
 
+        # As {Backend#shutdown}, from the pool's ractor only.
+        # @param kill [Boolean]
+        # @return [void]
+        # @raise [Error] when called from a ractor other than the pool's ({#own_ractor!})
+        def shutdown(kill: false)
+          own_ractor!
+          super
+        end
+
         private
+
+        # A pool's lanes, queues and reserve belong to the ractor that made it.
+        # Ruby runs a finalizer in whichever ractor collects the garbage, a
+        # worker ractor included, so a user's finalizer that shuts a pool down
+        # (or maps) would stop its lanes and send to its ractors from inside
+        # another ractor: what corrupted Ruby 3.1.2's heap and deadlocked
+        # 3.3.8's VM when heddle's own finalizer did it ({GCRelease}, which now
+        # mails the main ractor instead). Refused before anything is touched.
+        def own_ractor!
+          return if Ractor.current.equal?(@ractor)
+
+          raise Error, "this ractor pool belongs to #{@ractor.inspect} and was called from #{Ractor.current.inspect} " \
+                       "(a finalizer runs in whichever ractor collects the garbage): touching its lanes and " \
+                       "ractors from another ractor can corrupt the heap or deadlock the VM; call it from the " \
+                       "pool's ractor, or drop the pool and let heddle's own finalizer release it"
+        end
+
+        def ensure_running!
+          own_ractor!
+          super
+        end
 
         def start
           handler = Ractors::Backend.shareable!(@handler)

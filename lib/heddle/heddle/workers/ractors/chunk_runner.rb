@@ -21,9 +21,13 @@ module Heddle
       #
       # Ruby 3.3.8's threads in a non-main ractor can hang for good when a
       # second thread ends, or waits with a timeout, while the ractor lives.
-      # So the receiving thread only ever waits in Ractor.receive, and it never
-      # ends: it is ended with its ractor. An item that ends its thread
-      # (Thread.exit) ends the ractor, which the lane replaces.
+      # So the receiving thread never ends (it is ended with its ractor) and
+      # waits without a timeout: on its doorbell pipe ({Ractors::Handle}),
+      # taking only messages already there, so that no sender has to wake it
+      # from Ractor.receive (3.3.8 and 3.4.5 deadlock the VM when a stop
+      # wakes it while the runner wakes from an item's sleep and a GC barrier
+      # is pending). An item that ends its thread (Thread.exit) ends the
+      # ractor, which the lane replaces.
       class ChunkRunner
         # Raised into the runner: ends the chunk, failing its item with
         # {#error} when there is one (a timeout).
@@ -40,9 +44,11 @@ module Heddle
 
         # @param token [Integer] the worker's address at the main ractor's collector
         # @param handler [Proc] shareable
-        def initialize(token, handler)
+        # @param bell [Integer] the descriptor of this ractor's doorbell ({Ractors::Handle})
+        def initialize(token, handler, bell)
           @token = token
           @handler = handler
+          @bell = bell
           @lock = Mutex.new
           @chunks = Thread::Queue.new
           @runner = Thread.current
@@ -65,14 +71,24 @@ module Heddle
         private
 
         # The receiving thread: never ends by itself (see the class comment).
+        # Each ring drains the messages there; once the lane has let this
+        # ractor go (the pipe's end), what is sent is only awaited.
         def receive_all
+          bell = IO.for_fd(@bell, autoclose: false)
+          marks = 0
           loop do
-            message = Ractor.receive
-            case message
-            in [:cancel, serial] then stop(serial, nil)
-            in [:timeout, serial, text] then stop(serial, TimeoutError.new(text))
-            else @chunks.push(message)
-            end
+            bell.readpartial(4096)
+            Ractors::Doorbell.drain(marks += 1).each { |message| take(message) }
+          end
+        rescue IOError # EOFError too: the lane let this ractor go
+          loop { take(Ractor.receive) }
+        end
+
+        def take(message)
+          case message
+          in [:cancel, serial] then stop(serial, nil)
+          in [:timeout, serial, text] then stop(serial, TimeoutError.new(text))
+          else @chunks.push(message)
           end
         end
 
@@ -83,7 +99,12 @@ module Heddle
           end
         end
 
-        def serve_chunk(serial, fail_fast, items)
+        # A chunk names its lane's token and block: a ractor from the
+        # reserve ({Ractors::Reserve}) serves whichever lane took it, and
+        # gets no message of its own for that (see {Ractors::Doorbell}).
+        def serve_chunk(serial, fail_fast, items, token = @token, handler = @handler)
+          @token = token
+          @handler = handler
           results = []
           answered = false
           cancelled = run_chunk(serial, fail_fast, items, results)
@@ -170,10 +191,10 @@ module Heddle
         # Sends a chunk's results at once; if one cannot be copied out of the
         # ractor, sends them with those that cannot replaced by errors.
         def hand_over(message)
-          Ractor.main.send([@token, message])
+          Ractors::Doorbell.post([@token, message], :pools)
         rescue StandardError
           kind, results, cancelled = message
-          Ractor.main.send([@token, [kind, results.map { |result| copyable(result) }, cancelled]])
+          Ractors::Doorbell.post([@token, [kind, results.map { |result| copyable(result) }, cancelled]], :pools)
         end
 
         def copyable(result)

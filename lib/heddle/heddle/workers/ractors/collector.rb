@@ -3,13 +3,14 @@
 module Heddle
   module Workers
     module Ractors
-      # The one thread of the main ractor that calls `Ractor.receive` for all
-      # ractor pools: worker ractors send `[token, message]` and the collector
-      # hands each message to the inbox registered under that token; a
-      # finalizer run in a worker ractor sends `[nil, [:release, id]]`
-      # ({GCRelease}). (User code
-      # that calls `Ractor.receive` in the main ractor while ractor pools run
-      # would take their messages; see docs/workers.md.)
+      # The thread of the main ractor that takes all ractor pools' messages:
+      # worker ractors post `[token, message]` ({Ractors::Doorbell.post}),
+      # the {Ractors::Mailroom} puts them in the collector's box, and the
+      # collector hands each message to the inbox registered under that
+      # token; a finalizer run in a worker ractor posts `[nil, [:release,
+      # id]]` ({GCRelease}). (User code that calls `Ractor.receive` in the
+      # main ractor while ractor pools run would take their messages; see
+      # docs/workers.md.)
       class Collector
         # Seconds close waits for the collecting thread to stop.
         STOP_WAIT = 2.0
@@ -24,6 +25,8 @@ module Heddle
         def initialize
           @inboxes = {}
           @lock = Mutex.new
+          @box = Thread::Queue.new
+          Ractors::Mailroom.open(:pools, @box)
           @thread = Thread.new { run }
           @thread.name = "heddle-ractor-collector"
         end
@@ -41,17 +44,15 @@ module Heddle
           end
         end
 
-        # Closes an inbox; with the last one the collector stops, so that no
-        # thread of ours sits in Ractor.receive once no pool needs it (on 3.1
-        # it would hang other threads' Ractor.take/select in the main ractor).
+        # Closes an inbox; with the last one the collector stops, and with it
+        # the mailroom's thread unless a ractor check reads there too.
         # @param token [Integer]
         # @return [void]
         def close(token)
           last = @lock.synchronize { @inboxes.delete(token) && @inboxes.empty? }
           return unless last
 
-          Ractor.current.send([nil, :stop])
-          # Shutdown returns only once the thread has left Ractor.receive.
+          @box.push([nil, :stop])
           @thread.join(STOP_WAIT) unless Thread.current == @thread
         end
 
@@ -60,19 +61,40 @@ module Heddle
 
         private
 
+        # Stops at a :stop only when no inbox was opened since it was asked;
+        # then what is still in the box is handled (a release must not wait
+        # for another collector; others' tokens have no inbox here).
         def run
           loop do
-            token, message = Ractor.receive
-            # A pool's finalizer that ran in a worker ractor: see GCRelease.
-            next GCRelease.release(message.last) if token.nil? && message != :stop
-
-            inbox = @lock.synchronize do
-              return @stopped = true if token.nil? && @inboxes.empty?
-
-              @inboxes[token]
-            end
-            inbox&.push(message)
+            break if handle(@box.pop) && @lock.synchronize { @stopped = @inboxes.empty? }
           end
+          Ractors::Mailroom.close(:pools, @box)
+          handle(@box.pop) until @box.empty?
+        end
+
+        # A message not shaped as heddle's ([token or nil, message]: code of
+        # the user's posting to :pools) is dropped, not the collector's end.
+        def ours?(message) = message.is_a?(Array) && message.size == 2 && (message[0].nil? || message[0].is_a?(Integer))
+
+        # @return [Boolean] whether the message asks the collector to stop
+        def handle(posted)
+          return false unless ours?(posted)
+
+          token, message = posted
+          return addressed(message) if token.nil?
+
+          @lock.synchronize { @inboxes[token] }&.push(message)
+          false
+        end
+
+        # A message to the collector itself: :stop, or a pool's finalizer
+        # that ran in a worker ractor ([:release, id]: see GCRelease).
+        # @return [Boolean] whether it asks the collector to stop
+        def addressed(message)
+          return true if message == :stop
+
+          GCRelease.release(message.last) if message.is_a?(Array) && message.first == :release
+          false
         end
       end
     end

@@ -30,7 +30,7 @@ module Heddle
           serial, running = @running
           return unless serial && (job.nil? || running.equal?(job))
 
-          @ractor.send([:cancel, serial])
+          @worker.post([:cancel, serial])
         rescue Ractor::ClosedError
           nil # the ractor has ended: nothing runs
         end
@@ -42,7 +42,7 @@ module Heddle
         def start_worker
           @inbox = Ractors::Inbox.new
           @token = Ractors::Backend.open_inbox(@inbox)
-          @ractor = Ractors::Backend.start_ractor(@token, @handler)
+          @worker = Ractors::Reserve.checkout(@token, @handler)
         end
 
         def serve(chunk)
@@ -57,9 +57,9 @@ module Heddle
 
         # Sends one chunk and reports its results.
         def run(job, indices)
-          @serial = (@serial || 0) + 1
+          @serial = Ractors::Reserve.next_serial
           @running = [@serial, job]
-          @ractor.send([@serial, job.fail_fast?, indices.map { |i| job.items[i] }])
+          @worker.post([@serial, job.fail_fast?, indices.map { |i| job.items[i] }, @token, @handler])
           collect(job, indices)
         rescue Ractor::ClosedError => e
           replace(job, indices, e.message)
@@ -123,7 +123,7 @@ module Heddle
           return answer if answer
 
           item = job.items[indices.first]
-          @ractor.send([:timeout, @serial, "item #{Error.describe(item)} took longer than #{@item_timeout} s"])
+          @worker.post([:timeout, @serial, "item #{Error.describe(item)} took longer than #{@item_timeout} s"])
           @inbox.pop
         end
 
@@ -144,44 +144,37 @@ module Heddle
           run(job, rest) unless rest.empty? || job.finished?
         end
 
-        # Waits (bounded: a ractor cannot be killed) for the worker to stop.
-        def await_stopped(limit = 2.0)
-          deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
-          loop do
-            left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-            message = left.positive? && @inbox.pop(left)
-            return if !message || message.first == :stopped
-          end
-        end
-
         def replace(job, indices, why)
           message = "worker ractor ended (#{why}) while running items at indices #{indices.first(5).inspect}; " \
                     "the pool started a new one"
           indices.each { |index| job.fail(index, WorkerDiedError.new(message, item: job.items[index], index: index)) }
-          retire_and_restart unless @backend.shutdown? # stop_worker lets it go
+          return retire_and_restart unless @backend.shutdown?
+
+          @ended = true # stop_worker must not give it to the reserve
         end
 
         # Lets the ractor go (it may live on) and starts a new one.
         def retire_and_restart
-          ractor = @ractor
+          worker = @worker
           token = @token
           start_worker
-          retire(ractor, token)
+          retire(worker, token)
         end
 
-        def retire(ractor, token)
-          ractor.send(:stop)
+        def retire(worker, token)
+          worker.post(:stop)
         rescue Ractor::ClosedError
           nil
         ensure
+          worker.close
           Ractors::Backend.close_inbox(token)
         end
 
+        # The ractor has answered its last chunk: it goes back to the
+        # reserve, alive (a ractor ending while others work can deadlock
+        # Ruby 3.3's VM; see {Ractors::Reserve}).
         def stop_worker
-          @ractor.send(:stop)
-          await_stopped
-        rescue Ractor::ClosedError, Ractor::Error
-          nil # it has ended
+          Ractors::Reserve.checkin(@worker) unless @ended
         ensure
           Ractors::Backend.close_inbox(@token)
         end

@@ -103,6 +103,7 @@ module Heddle
         # @raise [ConnectionLostError] when Redis cannot be reached
         # @raise [AuthenticationError] when it refuses the credentials
         # @raise [ArgumentError] when it refuses the URL's db
+        # @raise [TLSError] when the TLS handshake fails for good (an untrusted certificate)
         def initialize(size:, handler:, url:, item_timeout: nil, **options)
           # No check here: Heddle::Pool builds it from options Workers::PoolOptions.check! has passed.
           settings = DEFAULTS.merge(options.slice(*DEFAULTS.keys))
@@ -247,6 +248,9 @@ module Heddle
             servers(client)
           end
           @collector = Collector.new(self)
+        rescue StandardError
+          @command&.close # refused (credentials, db, TLS) or unreachable: no pool, no open connection
+          raise
         end
 
         # Maps and submits as Workers::Backend's, which hands their jobs here:
@@ -303,15 +307,16 @@ module Heddle
                                        "the credentials (#{error.message}); set password:/username: (or " \
                                        "HEDDLE_REDIS_PASSWORD[_FILE], HEDDLE_REDIS_USERNAME)"
           end
-          if error.message.include?("DB index is out of range")
-            raise ArgumentError, "url: #{@config.redacted} names a db the server does not have (#{error.message})"
-          end
+          raise TLSError, "#{what} for handler #{@handler_name.inspect}: #{@config.tls_refused(error)}" if
+            Client.tls_refused?(error)
+          raise ArgumentError, "url: #{@config.db_refused(error)}" if Client.db_refused?(error)
           raise error unless Client.transient?(error)
         end
 
         def lost(what, error)
           ConnectionLostError.new("#{what} for handler #{@handler_name.inspect}: " \
-                                  "#{Client.outage(@url, error, @reconnect_timeout)}")
+                                  "#{Client.outage(@url, error, @reconnect_timeout)}" \
+                                  "#{@config.client_certificate_hint(error)}")
         end
 
         def stop(kill:)

@@ -16,6 +16,14 @@ module Heddle
                        NOMASTERLINK].freeze
         # Error codes that mean the credentials are wrong: fail at once.
         AUTH = %w[NOAUTH WRONGPASS NOPERM].freeze
+        # What OpenSSL says when a TLS handshake fails for good: the server's
+        # certificate is not trusted (or names another host), the server
+        # wants a client certificate (when its alert is read before the
+        # reset), or one side does not speak TLS. A reset or an EOF
+        # mid-handshake is not here: a restarting server does that too.
+        TLS_REFUSALS = Regexp.union("certificate verify failed", "wrong version number", "unknown ca",
+                                    "bad certificate", "certificate unknown", "certificate required",
+                                    "unsupported protocol", "no protocols available", "packet length too long")
 
         class << self
           # @return [true]
@@ -61,6 +69,29 @@ module Heddle
             defined?(RedisClient::CommandError) && error.is_a?(RedisClient::CommandError) &&
               AUTH.include?(code(error))
           end
+
+          # Whether the server refused the URL's db (SELECT out of range).
+          # @param error [Exception]
+          # @return [Boolean]
+          def db_refused?(error)
+            defined?(RedisClient::CommandError) && error.is_a?(RedisClient::CommandError) &&
+              error.message.include?("DB index is out of range")
+          end
+
+          # Whether the TLS handshake failed in a way asking again will not
+          # cure (redis-client wraps OpenSSL's error, which stays the cause).
+          # @param error [Exception]
+          # @return [Boolean]
+          def tls_refused?(error)
+            cause = error.cause
+            defined?(RedisClient::ConnectionError) && error.is_a?(RedisClient::ConnectionError) &&
+              defined?(OpenSSL::SSL::SSLError) && cause.is_a?(OpenSSL::SSL::SSLError) &&
+              TLS_REFUSALS.match?(cause.message)
+          end
+
+          # @param error [Exception] a {tls_refused?} error
+          # @return [String] OpenSSL's reason, without its state prefix
+          def tls_reason(error) = error.cause.message.sub(/\A.*state=error: /, "")
 
           # What went wrong for `seconds`, for error messages.
           # @param url [String] @param error [Exception] @param seconds [Numeric]

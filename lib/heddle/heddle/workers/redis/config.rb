@@ -60,6 +60,44 @@ module Heddle
         # @return [String] the URL without a password, for messages and logs
         def redacted = Client.redact(@url)
 
+        # @return [Integer] the db the URL selects
+        def db
+          Client.load_gem
+          RedisClient.config(url: @url).db || 0
+        end
+
+        # Says that the server lacks the URL's db, for errors at start.
+        # @param error [Exception] the server's answer
+        # @return [String]
+        def db_refused(error)
+          answer = error.message.sub(%r{ \(rediss?://[^)]*\)\z}, "") # redis-client appends the URL: said already
+          "#{redacted} names db #{db}, which the server does not have (#{answer}; a server has `databases` dbs, " \
+            "16 by default: 0 to 15)"
+        end
+
+        # Says that the TLS handshake failed for good, naming the options that fix it.
+        # @param error [Exception] one {Client.tls_refused?} accepts
+        # @param trust [String] the option naming a CA file
+        # @param client [String] the options naming a client certificate and key
+        # @return [String]
+        def tls_refused(error, trust: "ssl_ca_file:", client: "ssl_cert_file:/ssl_key_file:")
+          "the TLS handshake with #{redacted} failed (#{Client.tls_reason(error)}); trust the server's CA with " \
+            "#{trust} (and give #{client} if it asks for a client certificate)"
+        end
+
+        # A hint for a connection a TLS server closed when we gave no client
+        # certificate: a server that requires one (redis-server's default,
+        # `tls-auth-clients yes`) does that, which looks like a network failure.
+        # @param error [Exception]
+        # @param client [String] the options naming a client certificate and key
+        # @return [String] "" unless it may be that
+        def client_certificate_hint(error, client: "ssl_cert_file:/ssl_key_file:")
+          return "" unless @url.start_with?("rediss:") && !@ssl_params.key?(:cert) &&
+                           error.is_a?(RedisClient::ConnectionError)
+
+          "; if the server asks for client certificates (tls-auth-clients), give #{client}"
+        end
+
         # Hides credentials from inspect.
         # @return [String]
         def inspect = "#<#{self.class.name} #{redacted} namespace=#{@keys.namespace}>"

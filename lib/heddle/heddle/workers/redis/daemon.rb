@@ -37,6 +37,9 @@ module Heddle
         # What the signal pipe carries: the first letter of each signal.
         SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
 
+        # The options that name a client certificate and its key.
+        CLIENT_FILES = "--tls-cert-file/--tls-key-file"
+
         # The server refused the worker at start (credentials, db): it exits 1.
         class RefusedError < StandardError; end
 
@@ -90,9 +93,10 @@ module Heddle
 
         private
 
-        # Refused credentials or a db the server lacks end the worker at
-        # start, in one line (a worker that stayed up would log for ever);
-        # a server that is down or loading is waited for by the lanes.
+        # Refused credentials, a db the server lacks or an untrusted TLS
+        # certificate end the worker at start, in one line (a worker that
+        # stayed up would log for ever); a server that is down or loading is
+        # waited for by the lanes.
         def check_server
           client = @config.connect
           client.call("PING")
@@ -101,7 +105,12 @@ module Heddle
             raise RefusedError, "#{@config.redacted} refused the credentials (#{e.message}); set --username and " \
                                 "--password-file (or HEDDLE_REDIS_USERNAME, HEDDLE_REDIS_PASSWORD[_FILE])"
           end
-          raise RefusedError, "#{@config.redacted}: #{e.message}" if e.message.include?("DB index is out of range")
+          raise RefusedError, @config.db_refused(e) if Client.db_refused?(e)
+          raise RefusedError, @config.tls_refused(e, trust: "--tls-ca-file", client: CLIENT_FILES) if
+            Client.tls_refused?(e)
+
+          hint = @config.client_certificate_hint(e, client: CLIENT_FILES)
+          @logger.warn("#{@config.redacted} closed the connection at start (#{e.message})#{hint}") unless hint.empty?
         ensure
           client&.close
         end

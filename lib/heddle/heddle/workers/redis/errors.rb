@@ -12,6 +12,12 @@ module Heddle
       # pool fails at once, since asking again cannot succeed.
       class AuthenticationError < Workers::Error; end
 
+      # The TLS handshake with a `rediss://` server failed for good: its
+      # certificate is not signed by a CA we trust (`ssl_ca_file:`) or names
+      # another host. The pool fails at once, since asking again cannot
+      # succeed.
+      class TLSError < Workers::Error; end
+
       # An entry or result batch failed its signature (a secret is set and
       # it was written by someone without it), or did not decode: that one
       # item's error.

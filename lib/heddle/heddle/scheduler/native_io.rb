@@ -22,14 +22,22 @@ module Heddle
       def self.load
         return nil if ENV["HEDDLE_NATIVE"] == "0"
 
-        begin
-          require "heddle/raw_io_native" # the installed gem's build
-        rescue LoadError
-          return nil unless File.exist?(CHECKOUT_BUILD)
+        build = installed_build || (CHECKOUT_BUILD if File.exist?(CHECKOUT_BUILD))
+        return nil unless build
 
-          require CHECKOUT_BUILD
-        end
+        require build
         Scheduler.const_get(:NativeIO)
+      end
+
+      # The installed gem's build, looked up on the load path rather than by
+      # a +require+ that fails in a checkout (RubyGems then searches every
+      # installed gem for the file).
+      # @return [String, nil] its path
+      def self.installed_build
+        _type, path = $LOAD_PATH.resolve_feature_path("heddle/raw_io_native")
+        path
+      rescue LoadError
+        nil # Ruby 3.1 may raise where later Rubies answer nil
       end
     end
 

@@ -8,12 +8,20 @@ require "mkmf"
 
 # Ruby 3.3 renamed IO::Buffer's accessors (3.1: rb_io_buffer_get_mutable /
 # _immutable); rb_io_descriptor is 3.1's +GetOpenFile+ and +fptr->fd+ made public.
-have_func("rb_io_descriptor", "ruby/io.h")
-buffer = have_header("ruby/io/buffer.h") &&
-         (have_func("rb_io_buffer_get_bytes_for_writing", "ruby/io/buffer.h") ||
-          have_func("rb_io_buffer_get_mutable", "ruby/io/buffer.h"))
+# @return [Boolean] whether this machine can build the C path
+def heddle_native_buildable?
+  have_func("rb_io_descriptor", "ruby/io.h")
+  have_header("ruby/io/buffer.h") &&
+    (have_func("rb_io_buffer_get_bytes_for_writing", "ruby/io/buffer.h") ||
+     have_func("rb_io_buffer_get_mutable", "ruby/io/buffer.h")) &&
+    have_func("read", "unistd.h")
+rescue RuntimeError => e
+  # No working C compiler: mkmf raises ("You have to install development tools first").
+  warn "heddle: #{e.message.lines.first.chomp} The scheduler's C path is skipped: heddle runs in pure Ruby."
+  false
+end
 
-if buffer && have_func("read", "unistd.h")
+if heddle_native_buildable?
   $CFLAGS << " -Wall -Wextra -Wno-unused-parameter" if RbConfig::CONFIG["GCC"] == "yes" # rubocop:disable Style/GlobalVars -- mkmf's interface
   create_makefile("heddle/raw_io_native")
 else

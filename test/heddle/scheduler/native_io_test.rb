@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "open3"
+require "tmpdir"
 
 # The optional C hot path of io_read / io_write (ext/heddle_native, loaded by
 # Heddle::Scheduler::NativeIOLoader): one system call each, -errno instead of
@@ -73,6 +74,24 @@ class SchedulerNativeIOTest < Minitest::Test
     assert status.success?, output
     assert_match(/ 0 failures, 0 errors/, output)
     assert_includes output, "native: nil"
+  end
+
+  # `gem install` on a machine without a C compiler: mkmf raises when it
+  # cannot compile, which failed the install; extconf.rb now writes a
+  # Makefile that builds nothing, and says so. (The compiler is made to fail
+  # by naming `false` as it: mkmf reads RbConfig, not $CC from the shell.)
+  def test_without_a_c_compiler_the_extension_builds_nothing_and_install_goes_on
+    Dir.mktmpdir do |dir|
+      no_compiler = 'RbConfig::MAKEFILE_CONFIG["CC"] = RbConfig::CONFIG["CC"] = "false"; load ARGV.first'
+      extconf = File.join(ROOT, "ext/heddle_native/extconf.rb")
+      output, status = Open3.capture2e(RbConfig.ruby, "-rrbconfig", "-e", no_compiler, extconf, chdir: dir)
+
+      assert status.success?, output
+      assert_match(/C path is skipped: heddle runs in pure Ruby/, output)
+      make, made = Open3.capture2e("make", chdir: dir)
+      assert made.success?, make
+      assert_empty Dir.glob(File.join(dir, "*.#{RbConfig::CONFIG['DLEXT']}"))
+    end
   end
 
   private

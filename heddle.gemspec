@@ -6,7 +6,10 @@ require_relative "heddle_gems"
 # The runtime, lib/heddle/: loop, procs, scheduler, promises, workers (the
 # Redis backend's redis-client is loaded on first use, so it is not a
 # dependency), the opt-in Kernel and Concurrently layers, and the `heddle`
-# executable. No runtime dependency; the guides but not the check's or the
+# executable, and the optional C hot path of the scheduler's io hooks
+# (ext/heddle_native, built at install; heddle runs in pure Ruby where it does
+# not build, lib/heddle/heddle/scheduler/native_io.rb). No runtime
+# dependency; the guides but not the check's or the
 # bench's (heddle-check, heddle-bench), no results and no probes.
 Gem::Specification.new do |spec|
   spec.name = "heddle"
@@ -20,7 +23,8 @@ Gem::Specification.new do |spec|
   TEXT
   guides = HeddleGems.files("docs/*.md") - %w[docs/check.md] - HeddleGems.files("docs/bench*.md")
   spec.required_ruby_version = ">= 3.1"
-  HeddleGems.common(spec, "exe/heddle", *guides)
+  HeddleGems.common(spec, "exe/heddle", "ext/heddle_native/*.{c,rb}", *guides)
+  spec.extensions = ["ext/heddle_native/extconf.rb"]
   spec.bindir = "exe"
   spec.executables = ["heddle"]
   spec.metadata["rubygems_mfa_required"] = "true"

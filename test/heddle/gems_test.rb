@@ -70,6 +70,8 @@ class GemsTest < Minitest::Test
       assert_includes files, file
     end
     assert_equal ["heddle"], package("heddle").spec.executables
+    assert_equal ["ext/heddle_native/extconf.rb"], package("heddle").spec.extensions
+    assert_includes files, "ext/heddle_native/raw_io.c"
     assert_empty package("heddle").spec.runtime_dependencies, "the runtime needs no gem (redis-client is loaded lazily)"
   end
 
@@ -77,7 +79,8 @@ class GemsTest < Minitest::Test
     NAMES.each do |name|
       lib = contents(name).grep(%r{\Alib/})
       assert_equal lib, lib.grep(%r{\Alib/#{name}/heddle[/.]}), "#{name} ships only its own lib root"
-      assert_equal ["lib/#{name}"], package(name).spec.require_paths
+      # (raw: with an extension, RubyGems adds the folder of its build)
+      assert_equal ["lib/#{name}"], package(name).spec.raw_require_paths
     end
     %w[heddle-check heddle-bench].each { |name| assert_empty package(name).spec.executables }
     assert_includes contents("heddle-check"), "lib/heddle-check/heddle/check/shrinker.rb"
@@ -132,6 +135,18 @@ class GemsTest < Minitest::Test
       failures = out.lines.map(&:chomp).reject(&:empty?)
       assert_empty failures.grep_v(OPTIONAL_GEM), "#{name}: files that failed to load"
     end
+  end
+
+  # The C hot path of the scheduler's io hooks is built by `gem install` and
+  # loaded from the gem's own build (no checkout's tmp/native on the path).
+  def test_the_installed_runtime_builds_and_loads_its_c_hot_path
+    script = 'require "heddle"; puts Heddle::Scheduler::NATIVE_IO.inspect, $LOADED_FEATURES.grep(/raw_io_native/)'
+    out, err, status = installed_ruby(%w[heddle], "-e", script)
+
+    assert status.success?, err
+    native, feature = out.lines.map(&:chomp)
+    assert_equal "Heddle::Scheduler::NativeIO", native
+    assert feature.start_with?(gem_home(%w[heddle])), "loaded from #{feature.inspect}, not the installed gem"
   end
 
   def test_every_command_answers_help_with_the_runtime_alone_or_names_the_gem_to_add

@@ -2,6 +2,7 @@
 
 require_relative "procs"
 require_relative "scheduler/error"
+require_relative "scheduler/native_io"
 require_relative "scheduler/blocking_fiber"
 require_relative "scheduler/raw_io"
 require_relative "scheduler/positional_io"

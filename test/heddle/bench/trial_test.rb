@@ -4,6 +4,8 @@ require "test_helper"
 require "heddle/bench"
 
 class BenchTrialTest < Minitest::Test
+  include FreshRuby
+
   def measure(kind, &)
     suite = Heddle::Bench::Suite.new(:trial_test) { |s| s.kind kind }
     row = suite.row("row", library: "heddle", &)
@@ -130,6 +132,22 @@ class BenchTrialTest < Minitest::Test
     assert_nil row.load_requirements(resolve_only: true)
     refute defined?(PStore), "pstore was loaded"
     assert_match(/skipped: cannot load such file/, missing.load_requirements(resolve_only: true))
+  end
+
+  # Under Bundler a checkout's heddle declares an extension RubyGems thinks unbuilt, and
+  # Gem::Specification.find_by_path warned of it ("Ignoring heddle-0.1.0 because its
+  # extensions are not built") when a row's require was missing: the check prints nothing.
+  def test_a_missing_isolated_require_is_noted_without_a_rubygems_warning
+    script = <<~RUBY
+      require "heddle/bench"
+      row = Heddle::Bench::Suite.new(:quiet).row("y", library: "ruby", requires: ["no_such_file_for_heddle_bench_test"], isolate: true)
+      print row.load_requirements(resolve_only: true)
+    RUBY
+    status, out, err = run_fresh_ruby(script)
+
+    assert status.success?, err
+    assert_match(/skipped: cannot load such file/, out)
+    assert_empty err
   end
 
   def test_dsl_rejects_bad_values_with_a_message_naming_them

@@ -145,7 +145,9 @@ module Heddle
       def findable?(file)
         return true if $LOAD_PATH.resolve_feature_path(file)
 
-        !Gem::Specification.find_by_path(file).nil?
+        # Gem by gem, skipping one whose extension is not built (a checkout's
+        # heddle under Bundler), of which find_by_path warns (rubygems#8754).
+        Gem::Specification.any? { |spec| !spec.missing_extensions? && spec.contains_requirable_file?(file) }
       rescue LoadError
         false
       end

@@ -21,6 +21,11 @@ module Heddle
       # read when the next call would block, so length is always 0 there.)
       OFFSETS = IO::Buffer.instance_method(:read).arity != 2
 
+      # The C hot path ({NativeIOLoader}), or nil: with it, a read or write of
+      # an IO known to be non-blocking is one C call in the calling fiber,
+      # without this fiber (docs/scheduler.md, "What each choice bought").
+      NATIVE = NATIVE_IO
+
       # {#serve} is the fiber's body, entered once per scheduler: warmed up
       # so that YJIT compiles it (Heddle::YJITWarmUp).
       WARM_UP = YJITWarmUp.new { allocate.__send__(:serve, true) }
@@ -44,6 +49,10 @@ module Heddle
       # @return [Integer, Exception] bytes moved (0 on a read: end of file),
       #   -errno, or the error raised (a closed stream)
       def transfer(operation, buffer, io, offset, from = nil)
+        if NATIVE && !from && known_nonblocking?(io)
+          return operation == :read ? NATIVE.read(io, buffer, offset) : NATIVE.write(io, buffer, offset)
+        end
+
         @operation = operation
         @target = buffer
         @io = io
@@ -62,6 +71,13 @@ module Heddle
       end
 
       private
+
+      # @return [Boolean] whether +io+ was found non-blocking (see #without_blocking)
+      def known_nonblocking?(io)
+        @nonblocking[io] == io.fileno
+      rescue IOError
+        false # closed: the blocking fiber reports it as for any call
+      end
 
       # The call's arguments travel in instance variables: resume and yield
       # with several values would allocate an Array per call.

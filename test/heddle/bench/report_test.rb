@@ -111,6 +111,18 @@ class BenchReportTest < Minitest::Test
     assert_match(%r{\| broken \| heddle \| – \|.*\| 2/2: Boom: failed \|}, markdown)
   end
 
+  # A run says which path heddle's scheduler io hooks took (the C path or
+  # pure Ruby), as it says which Ruby and GC setting: the IO rows depend on it.
+  def test_the_environment_names_the_io_hooks_path_the_run_measured
+    env = Heddle::Bench::Environment.capture(keep_gc: false)
+    assert_equal Heddle::Scheduler::NATIVE_IO ? "C path" : "pure Ruby", env["heddle_io_hooks"]
+
+    run = results
+    run.environment["heddle_io_hooks"] = "pure Ruby"
+    assert_includes Heddle::Bench::MarkdownReport.new(run).render, "heddle's scheduler io hooks: pure Ruby"
+    assert_includes Heddle::Bench::HtmlReport.new(run).render, "heddle&#39;s scheduler io hooks: pure Ruby"
+  end
+
   def test_terminal_report_uses_the_seeds_words_and_ratio_to_the_best_peer
     text = Heddle::Bench::TerminalReport.new(results).render
 

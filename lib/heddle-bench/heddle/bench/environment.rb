@@ -55,6 +55,14 @@ module Heddle
         nil
       end
 
+      # @return [String] which path heddle's scheduler io hooks run: the C
+      #   path (ext/heddle_native) or pure Ruby (not built, or HEDDLE_NATIVE=0)
+      def io_hooks_path
+        return "unknown (heddle not loaded)" unless defined?(Heddle::Scheduler::NATIVE_IO)
+
+        Heddle::Scheduler::NATIVE_IO ? "C path" : "pure Ruby"
+      end
+
       # Everything that is known before the run starts.
       #
       # @param keep_gc [Boolean] whether GC stays on in rate windows
@@ -62,7 +70,7 @@ module Heddle
       def capture(keep_gc:)
         { "date" => Time.now.utc.iso8601, "hostname" => Etc.uname[:nodename], "ruby" => ruby,
           "cpu_model" => cpu_model, "cores" => Etc.nprocessors, "os" => "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
-          "load_average_before" => load_average, "gems" => gem_versions,
+          "load_average_before" => load_average, "gems" => gem_versions, "heddle_io_hooks" => io_hooks_path,
           "gc" => keep_gc ? "on in rate windows" : "off in rate windows (GC.disable), on in duration jobs" }
       end
     end

@@ -74,7 +74,7 @@ module Heddle
                  "#{@results.records.size} trials in random order",
                  "Ruby: #{esc(env.dig('ruby', 'description'))} · variants: #{esc(@results.variants.join(', '))} · " \
                  "GC #{esc(env['gc'])}",
-                 esc(machine(env)), "Gems: #{esc(MarkdownReport.gems(env))}"]
+                 esc(machine(env)), "Gems: #{esc(MarkdownReport.gems(env))}#{esc(MarkdownReport.io_hooks(env))}"]
         %(<h2 id="environment">Environment</h2><ul>#{items.map { |i| "<li>#{i}</li>" }.join}</ul>)
       end
 

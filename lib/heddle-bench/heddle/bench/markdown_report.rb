@@ -29,6 +29,12 @@ module Heddle
         (env["gems"] || {}).map { |name, version| "#{name} #{version || '(not installed)'}" }.join(", ")
       end
 
+      # @param env [Hash] a run's environment
+      # @return [String] which path heddle's io hooks ran (empty for runs that did not record it)
+      def self.io_hooks(env)
+        env["heddle_io_hooks"] ? " · heddle's scheduler io hooks: #{env['heddle_io_hooks']}" : ""
+      end
+
       # @param suite [Hash] a suite's description from the results
       # @param size [Hash] its "trials" and "seconds"
       # @return [String] what the numbers are and how many trials made them
@@ -93,7 +99,7 @@ module Heddle
           - Ruby: #{env.dig('ruby', 'description')} · variants measured: #{@results.variants.join(', ')}
           - CPU: #{env['cpu_model']} · #{env['cores']} cores · #{env['os']}
           - Load average (1/5/15 min): before #{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}
-          - Gems: #{self.class.gems(env)}
+          - Gems: #{self.class.gems(env)}#{self.class.io_hooks(env)}
         MD
       end
 

@@ -180,6 +180,39 @@ module IOWatchClosed
     assert_equal [:closed, nil], result
   end
 
+  # The nio4r back end read "sleep until an IO is ready" (timeout nil) as
+  # "do not sleep" and polled a whole core away while a read waited.
+  def test_a_read_that_waits_in_heddle_run_spends_no_cpu
+    share, value = on_backend do
+      reader, writer = IO.pipe
+      CpuMeter.share_while_waiting(-> { writer.write("x") }) { Heddle.run { reader.read(1) } }
+    end
+    assert_equal "x", value
+    assert_operator share, :<=, CpuMeter::IDLE_SHARE
+  end
+
+  def test_await_readable_outside_heddle_run_spends_no_cpu
+    share, value = on_backend do
+      reader, writer = IO.pipe
+      CpuMeter.share_while_waiting(-> { writer.write("x") }) { Heddle.await_readable(reader) }
+    end
+    assert_equal true, value
+    assert_operator share, :<=, CpuMeter::IDLE_SHARE
+  end
+
+  # Ruby 3.1's backtick releases its pipe's IO (closed? then raises
+  # "uninitialized stream") while the loop still has it registered: the
+  # scan took that IOError for its own and cancelled every fiber.
+  def test_backticks_in_scheduled_fibers_with_gc_between_rounds
+    outputs = on_backend do
+      Array.new(8) do
+        GC.start
+        Heddle.run { Array.new(3) { Fiber.schedule { `echo ok` } }.map { |f| f.evaluation.await_result } }
+      end
+    end
+    assert_equal [["ok\n"] * 3] * 8, outputs
+  end
+
   def test_awaiting_an_io_already_closed_raises
     result = on_backend do
       reader, writer = IO.pipe

@@ -126,6 +126,17 @@ module Heddle
       def retire
         clear
       end
+
+      private
+
+      # Whether +io+ is closed. On Ruby 3.1 an IO that Ruby released under
+      # us (a backtick's pipe, collected) answers closed? with IOError
+      # ("uninitialized stream"): it is gone as well.
+      def gone?(io)
+        io.closed?
+      rescue IOError
+        true
+      end
     end
   end
 end

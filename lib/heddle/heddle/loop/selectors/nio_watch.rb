@@ -167,8 +167,9 @@ module Heddle
           # (IO.select calls no scheduler hook on Ruby 3.1; wait_readable would.)
           return !IO.select([wake_io], nil, nil, timeout).nil? if @regs.empty? # rubocop:disable Lint/IncompatibleIoSelectWithFiberScheduler
 
-          timeout = before_sleep(timeout) or return false
-          ready = selector_with(wake_io).select(timeout) or return false
+          return false if scan_due? && scan # a waiter of a closed IO woke: there is work, do not sleep
+
+          ready = selector_with(wake_io).select(sleep_limit(timeout)) or return false
           woke = false
           ready.each do |monitor|
             reg = monitor.value
@@ -238,7 +239,7 @@ module Heddle
         # A monitor a sweep found ready: wake its waiters, or leave a token.
         def swept(monitor)
           reg = monitor.value or return # the wake-up pipe
-          return drop(reg) if reg.io.closed?
+          return drop(reg) if gone?(reg.io)
 
           swept_ready(reg, READ, reg.readers) if monitor.readable?
           swept_ready(reg, WRITE, reg.writers) if monitor.writable?
@@ -268,7 +269,7 @@ module Heddle
 
         # A monitor a blocking wait found ready: wake, or disarm at once.
         def waited(reg, monitor)
-          return drop(reg) if reg.io.closed?
+          return drop(reg) if gone?(reg.io)
 
           waited_ready(reg, READ, reg.readers) if monitor.readable?
           waited_ready(reg, WRITE, reg.writers) if monitor.writable?
@@ -278,22 +279,28 @@ module Heddle
           waiters.empty? ? disarm(reg, bit) : waiters.each(&:__io_ready__)
         end
 
-        # Scans before a blocking wait (see the class comment).
-        # @return [Numeric, nil, false] the timeout to sleep with; false when
-        #   the scan woke a waiter (there is work: do not sleep)
-        def before_sleep(timeout)
-          return (scan ? false : timeout) if @regs.size <= SCAN_ALWAYS
+        # Whether the registrations are scanned before this sleep (see the
+        # class comment): always while few, else once per SCAN_INTERVAL.
+        def scan_due?
+          return true if @regs.size <= SCAN_ALWAYS
 
           now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          if now >= @next_scan
-            @next_scan = now + SCAN_INTERVAL
-            return false if scan
+          return false if now < @next_scan
 
-            timeout
-          else
-            left = @next_scan - now
-            timeout && timeout < left ? timeout : left
-          end
+          @next_scan = now + SCAN_INTERVAL
+          true
+        end
+
+        # How long a blocking wait may sleep: +timeout+ (nil: until an IO is
+        # ready), cut to SCAN_INTERVAL while anyone waits on an IO, because
+        # the kernel says nothing when another thread closes it: only the
+        # next scan finds it.
+        # @param timeout [Numeric, nil]
+        # @return [Numeric, nil]
+        def sleep_limit(timeout)
+          return timeout if @waiting.zero? || (timeout && timeout < SCAN_INTERVAL)
+
+          SCAN_INTERVAL
         end
 
         # Wakes the waiters of closed IOs and drops them, and the idle
@@ -315,7 +322,7 @@ module Heddle
         #   are woken) or it is idle
         def stale?(io, reg)
           waited = !(reg.readers.empty? && reg.writers.empty?)
-          if io.closed?
+          if gone?(io)
             @woke ||= waited
             release(reg)
           elsif !waited && reg.used < @idle_before

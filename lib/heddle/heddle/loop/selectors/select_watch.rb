@@ -172,10 +172,12 @@ module Heddle
         # next read or write reports the closed stream instead of hanging.
         def wake_closed
           [@readers, @writers].each do |table|
-            table.each { |io, entry| entry.waiters.each(&:__io_ready__) if io.closed? }
             table.delete_if do |io, entry|
-              @waiting -= entry.waiters.size if io.closed?
-              io.closed?
+              next false unless gone?(io)
+
+              @waiting -= entry.waiters.size
+              entry.waiters.each(&:__io_ready__)
+              true
             end
           end
         end

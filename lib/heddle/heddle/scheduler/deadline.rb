@@ -23,6 +23,11 @@ module Heddle
         end
       end
 
+      # Every asynchronous interrupt held back (Thread#kill's too), and let through.
+      UNINTERRUPTED = { Object => :never }.freeze
+      INTERRUPTIBLE = { Object => :immediate }.freeze
+      private_constant :UNINTERRUPTED, :INTERRUPTIBLE
+
       # Checks the +seconds+ of {Heddle.with_timeout} before anything is armed.
       # @param seconds [Object]
       # @return [Numeric, nil] +seconds+; nil for Float::INFINITY (no limit)
@@ -49,43 +54,55 @@ module Heddle
 
       # Also bounds the blocking calls no scheduler sees: a {Watch} raises in
       # the calling thread when the time is up (see {Heddle.with_timeout}).
-      # Deferred deadlines only.
+      # Deferred deadlines only. The watch starts in {#run}, where its raise
+      # is rescued.
       # @param evaluation [Heddle::Evaluation] the timed fiber's evaluation
       # @param seconds [Numeric]
       # @return [self]
       def watch(evaluation, seconds)
-        @watch = Watch.new(Thread.current, evaluation, Expired.new(self), seconds).start
+        @watch = Watch.new(Thread.current, evaluation, Expired.new(self), seconds)
         self
       end
 
-      # Arms the deadline on +loop+.
+      # Sets the deadline for +loop+: its timer starts in {#run}, where its
+      # raise is rescued and where it is surely cancelled.
       # @param loop [EventLoop]
       # @param seconds [Numeric]
       # @return [self]
       def arm(loop, seconds)
         @loop = loop
-        @timer = loop.add_timer(seconds, self, nil)
+        @seconds = seconds
         self
       end
 
-      # Runs the block under the armed deadline, and disarms it after.
+      # Runs the block under the armed deadline, and disarms it after. Only
+      # the block is interruptible: an interrupt (Thread#raise, Thread#kill)
+      # landing around it would skip the disarming and leave the timer or
+      # the watch to raise Expired later, into the caller's code. The rescue
+      # also covers the disarming: an Expired that lands after the block
+      # returned (a watch's raise on its way) still becomes the deadline's
+      # error here.
       # @yieldreturn [Object]
       # @return [Object] the block's value
       # @raise [Exception] the deadline's error when it expired in the block
-      def run
-        yield
+      def run(&block)
+        Thread.handle_interrupt(UNINTERRUPTED) do
+          @timer = @loop.add_timer(@seconds, self, nil)
+          @watch&.start
+          Thread.handle_interrupt(INTERRUPTIBLE, &block)
+        ensure
+          disarm
+        end
       rescue Expired => e
         raise unless e.deadline.equal?(self)
 
         raise @exception_class, @message, e.backtrace
-      ensure
-        # A watch's raise must not land in the middle of the cancel.
-        @watch ? Thread.handle_interrupt(Expired => :never) { cancel } : cancel
       end
 
       # Disarms the deadline: removes the timer for real if it has not
-      # fired, and drops a raise that is queued but has not run yet.
-      # @return [void]
+      # fired, and stops the watch.
+      # @return [Boolean] whether the watch raised in the thread (that raise
+      #   may still be on its way)
       def cancel
         @due = false
         if (timer = @timer)
@@ -136,19 +153,23 @@ module Heddle
 
       private
 
-      # Stops the watch. Its raise may be queued on this thread and not yet
-      # delivered (the block ended just as it fired): taken here, so it
-      # cannot land in the caller's code after the block.
+      # Disarms for #run. A watch's raise must not land in the middle of the
+      # cancel; one that was sent is taken before #run's rescue is left,
+      # even under a caller's Thread.handle_interrupt mask, so that it
+      # cannot land in the caller's code after the block. (Not by asking
+      # Thread.pending_interrupt?(Expired): given a class, Ruby 3.1 crashes.)
+      def disarm
+        return cancel unless @watch
+
+        raised = Thread.handle_interrupt(Expired => :never) { cancel }
+        Thread.handle_interrupt(Expired => :immediate) { Thread.pass } if raised
+      end
+
+      # Stops the watch. @return [Boolean] whether it raised
       def unwatch
         watch = @watch
         @watch = nil
-        return unless watch.cancel && Thread.pending_interrupt?(Expired)
-
-        begin
-          Thread.handle_interrupt(Expired => :immediate) { Thread.pass }
-        rescue Expired => e
-          raise unless e.deadline.equal?(self) # an outer deadline's: it stands
-        end
+        watch.cancel
       end
     end
   end

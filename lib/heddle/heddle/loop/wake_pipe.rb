@@ -12,6 +12,10 @@ module Heddle
     # next loop opens its pipe and finds the thread gone (see {OpenLoops}).
     # Included in {EventLoop}.
     module WakePipe
+      # Every asynchronous interrupt held back, Thread#kill's included.
+      UNINTERRUPTED = { Object => :never }.freeze
+      private_constant :UNINTERRUPTED
+
       # Closes the descriptors the loop holds: its wake-up pipe and its IO
       # watch's selector (pending IO waiters are forgotten). A later sleep
       # opens them again. Safe from another thread once the loop's thread
@@ -32,9 +36,16 @@ module Heddle
 
       private
 
+      # Opening and closing run with asynchronous interrupts held back. On
+      # Ruby 3.1 a Thread#kill landing inside IO.pipe closes the new
+      # descriptor and leaves an IO object that closes the same number again
+      # when collected, by then another loop's pipe; and one landing inside
+      # IO#close of a pipe's write end skips the close(2) and leaks it.
       def open_wake_pipe
-        OpenLoops.current.add(self)
-        @wake_r, @wake_w = IO.pipe
+        Thread.handle_interrupt(UNINTERRUPTED) do
+          OpenLoops.current.add(self)
+          @wake_r, @wake_w = IO.pipe
+        end
       end
 
       def close_wake_pipe
@@ -42,9 +53,11 @@ module Heddle
         writer = @wake_w
         return if reader.nil?
 
-        @wake_r = @wake_w = nil
-        OpenLoops.current.remove(self)
-        [reader, writer].each { |io| io.close unless io.closed? }
+        Thread.handle_interrupt(UNINTERRUPTED) do
+          @wake_r = @wake_w = nil
+          OpenLoops.current.remove(self)
+          [reader, writer].each { |io| io.close unless io.closed? }
+        end
       end
 
       # One write wakes the sleeping loop: later messages are drained with the
@@ -52,8 +65,8 @@ module Heddle
       def wake_up
         @sleeping = false
         @wake_w&.write_nonblock(".", exception: false)
-      rescue IOError
-        nil # the loop's thread is gone or the loop was reinitialized
+      rescue IOError, SystemCallError
+        nil # the loop's thread is gone (its pipe closed under us) or the loop was reinitialized
       end
     end
   end

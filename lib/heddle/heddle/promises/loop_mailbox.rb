@@ -38,13 +38,11 @@ module Heddle
       # @param waker [FiberWaker]
       # @return [void]
       def post(waker)
-        @lock.lock
-        begin
+        first = @lock.synchronize do # not lock/unlock: see Promise#register
           first = !@posted || forked!
           @wakers << waker
           @posted = true
-        ensure
-          @lock.unlock
+          first
         end
         @loop.deliver(self, :__drain__, nil) if first
       end
@@ -53,13 +51,11 @@ module Heddle
       # @api private
       # @return [void]
       def __drain__(_value)
-        @lock.lock
-        begin
+        wakers = @lock.synchronize do
           wakers = @wakers
           @wakers = []
           @posted = false
-        ensure
-          @lock.unlock
+          wakers
         end
         wakers.each { |waker| waker.__fire__(nil) }
       end

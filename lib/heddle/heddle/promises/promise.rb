@@ -30,7 +30,10 @@ module Heddle
     # the waiter list (never a wait or a callback), so contention is rare, and
     # a promise costs no Mutex of its own.
     LOCK = Thread::Mutex.new
-    private_constant :LOCK
+    # What {#resolve} holds back while it swaps and wakes: every
+    # asynchronous interrupt, Thread#kill's included.
+    UNINTERRUPTED = { Object => :never }.freeze
+    private_constant :LOCK, :UNINTERRUPTED
 
     # @param value [Object]
     # @return [Promise] a promise already fulfilled with value
@@ -219,23 +222,24 @@ module Heddle
     private
 
     # The one place a promise changes from pending: state and waiters swap
-    # under the lock; the waiters are woken after it is released.
+    # under the lock; the waiters are woken after it is released. Both run
+    # with asynchronous interrupts (Thread#raise, Thread#kill, a timeout)
+    # held back: one landing between the swap and the wake would leave the
+    # promise resolved and its waiters asleep for good.
     def resolve(state, value)
-      # lock/unlock rather than synchronize: no block call on the hot path
-      # (see the promises benchmark).
-      LOCK.lock
-      begin
-        return false unless @state.equal?(PENDING)
+      Thread.handle_interrupt(UNINTERRUPTED) do
+        waiters = LOCK.synchronize do
+          next false unless @state.equal?(PENDING)
 
-        @value = value
-        @state = state
-        waiters = @waiters
-        @waiters = nil
-      ensure
-        LOCK.unlock
+          @value = value
+          @state = state
+          taken = @waiters
+          @waiters = nil
+          taken || true
+        end
+        wake(waiters) unless waiters.equal?(true) || waiters.equal?(false)
+        !waiters.equal?(false)
       end
-      wake(waiters) if waiters
-      true
     end
 
     def wake(waiters)
@@ -250,11 +254,13 @@ module Heddle
       raise errors.first unless errors.empty?
     end
 
+    # Mutex#synchronize, not lock/unlock: an interrupt landing between
+    # Mutex#lock and the begin of its ensure would keep the process-wide lock
+    # held for good; synchronize sets up the unlock in C.
     # @return [Boolean] false (nothing registered) if already resolved
     def register(waiter)
-      LOCK.lock
-      begin
-        return false unless @state.equal?(PENDING)
+      LOCK.synchronize do
+        next false unless @state.equal?(PENDING)
 
         current = @waiters
         @waiters = if current.nil?
@@ -264,10 +270,8 @@ module Heddle
                    else
                      [current, waiter]
                    end
-      ensure
-        LOCK.unlock
+        true
       end
-      true
     end
 
     def unregister(waiter)

@@ -97,12 +97,13 @@ class SyncSemaphoreTest < Minitest::Test
   end
 
   def test_bad_limits_and_a_release_without_a_slot_are_refused
-    refusals = [["2", TypeError], [nil, TypeError], [0, ArgumentError], [-1, ArgumentError]].map do |limit, klass|
+    refusals = [["2", TypeError], [nil, TypeError], [BasicObject.new, TypeError], [0, ArgumentError],
+                [-1, ArgumentError], [10**30, ArgumentError]].map do |limit, klass|
       assert_raises(klass) { Heddle::Semaphore.new(limit) }.message.include?("limit")
     end
     release = assert_raises(Heddle::Error) { Heddle::Semaphore.new(1).release }
 
-    assert_equal [true] * 4, refusals
+    assert_equal [true] * 6, refusals
     assert_match(/no slot is held/, release.message)
   end
 

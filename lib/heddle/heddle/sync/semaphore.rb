@@ -9,8 +9,13 @@ module Heddle
   # straight to the next waiter, so a newcomer cannot overtake them.
   #
   # A wait that is interrupted ({Heddle.with_timeout}, a cancelled proc,
-  # Thread#raise) leaves the queue, or hands back the slot it was given
-  # meanwhile: no slot is ever lost.
+  # Thread#raise, Thread#kill) leaves the queue, or hands back the slot it
+  # was given meanwhile. The bookkeeping runs with asynchronous interrupts
+  # held back (Thread.handle_interrupt), and only the wait itself and the
+  # block are interruptible, so with a block no slot is ever lost, wherever
+  # an interrupt lands. A bare {#acquire} is as safe as Mutex#lock: an
+  # interrupt that lands just as it returns leaves the slot taken and its
+  # caller unaware; use the block form where interrupts may come.
   #
   # @example
   #   semaphore = Heddle::Semaphore.new(2)
@@ -18,15 +23,25 @@ module Heddle
   #     5.times.map { |i| Heddle.concurrently { semaphore.acquire { sleep 0.01; i } } }.map(&:await_result)
   #   end # => [0, 1, 2, 3, 4], two at a time
   class Semaphore
+    # The largest limit: more holders than a process can have (each is a
+    # thread or a fiber), and the largest C int.
+    MAX_LIMIT = (2**31) - 1
+    # Every asynchronous interrupt held back (Thread#kill's too), and let through.
+    UNINTERRUPTED = { Object => :never }.freeze
+    INTERRUPTIBLE = { Object => :immediate }.freeze
+    private_constant :UNINTERRUPTED, :INTERRUPTIBLE
+
     # @return [Integer] how many may hold it at once
     attr_reader :limit
 
-    # @param limit [Integer] at least 1
+    # @param limit [Integer] 1 to {MAX_LIMIT}
     # @raise [TypeError] unless +limit+ is an Integer
-    # @raise [ArgumentError] unless +limit+ is at least 1
+    # @raise [ArgumentError] unless +limit+ is between 1 and {MAX_LIMIT}
     def initialize(limit)
-      raise TypeError, "Semaphore.new: limit must be an Integer, got #{limit.inspect}" unless limit.is_a?(Integer)
-      raise ArgumentError, "Semaphore.new: limit must be at least 1, got #{limit}" unless limit >= 1
+      raise TypeError, "Semaphore.new: limit must be an Integer, got #{Error.describe(limit)}" unless Integer === limit # rubocop:disable Style/CaseEquality -- answers for a BasicObject too
+      unless limit.between?(1, MAX_LIMIT)
+        raise ArgumentError, "Semaphore.new: limit must be between 1 and #{MAX_LIMIT}, got #{limit}"
+      end
 
       @limit = limit
       @count = 0
@@ -41,14 +56,16 @@ module Heddle
     # @example
     #   semaphore = Heddle::Semaphore.new(1)
     #   semaphore.acquire { :held } # => :held
-    def acquire
-      wait_for_slot
-      return true unless block_given?
+    def acquire(&block)
+      return Thread.handle_interrupt(UNINTERRUPTED) { wait_for_slot } unless block
 
-      begin
-        yield
-      ensure
-        release
+      Thread.handle_interrupt(UNINTERRUPTED) do
+        wait_for_slot
+        begin
+          Thread.handle_interrupt(INTERRUPTIBLE, &block)
+        ensure
+          release
+        end
       end
     end
 
@@ -60,12 +77,15 @@ module Heddle
     #   semaphore.acquire
     #   semaphore.release
     def release
-      waiter = @mutex.synchronize do
-        raise Heddle::Error, "Semaphore#release: no slot is held (acquire first)" if @count.zero?
+      Thread.handle_interrupt(UNINTERRUPTED) do
+        waiter = @mutex.synchronize do
+          raise Heddle::Error, "Semaphore#release: no slot is held (acquire first)" if @count.zero?
 
-        next_waiter
+          next_waiter
+        end
+        waiter&.fulfill(true)
       end
-      waiter&.fulfill(true)
+      nil
     end
 
     # @return [Integer] slots held now
@@ -91,6 +111,8 @@ module Heddle
     private
 
     # A slot now, or a promise fulfilled when a release hands one over.
+    # Called with interrupts held back.
+    # @return [true]
     def wait_for_slot
       # No `return` from inside the block: a non-local return out of
       # synchronize tripled the cost of an uncontended acquire (bench sync).
@@ -103,12 +125,13 @@ module Heddle
         end
       end
       await(promise) if promise
+      true
     end
 
-    # Waits for the hand-over; interrupted, leaves the queue or gives back
-    # the slot handed over meanwhile.
+    # Waits for the hand-over, the one interruptible part; interrupted,
+    # leaves the queue or gives back the slot handed over meanwhile.
     def await(promise)
-      promise.wait
+      Thread.handle_interrupt(INTERRUPTIBLE) { promise.wait }
       waited = true
     ensure
       give_up(promise) unless waited

@@ -1,0 +1,121 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# The moments of an acquire or a release where an interrupt used to lose a
+# slot: each test makes an asynchronous interrupt arrive at one such moment
+# (Thread.current.raise from inside the semaphore, which Thread.handle_interrupt
+# defers exactly as it defers another thread's Thread#raise), then checks the
+# slots. Orders and counts only.
+class SemaphoreInterruptWindowsTest < Minitest::Test
+  class Boom < StandardError; end
+
+  LIMIT = 10 # seconds; every body finishes in far less
+
+  # Just after the slot is taken, before the block's ensure exists: the
+  # slot was counted and never given back.
+  def test_an_interrupt_right_after_the_slot_is_taken
+    semaphore = Heddle::Semaphore.new(1)
+    interrupt_after(semaphore, :wait_for_slot)
+    assert_raises(Boom) { semaphore.acquire { :block } }
+
+    assert_equal [0, 0], [semaphore.count, semaphore.waiting]
+  end
+
+  # Between handing the slot to the next waiter and waking it: the waiter
+  # slept for good with the slot counted for it.
+  def test_an_interrupt_between_the_hand_over_and_the_wake_up
+    semaphore = Heddle::Semaphore.new(1)
+    semaphore.acquire
+    waiter = Thread.new { semaphore.acquire { :got_it } }
+    Thread.pass until semaphore.waiting == 1
+    interrupt_after(semaphore, :next_waiter)
+    assert_raises(Boom) { semaphore.release }
+
+    assert_equal :got_it, bounded(waiter)
+    assert_equal [0, 0], [semaphore.count, semaphore.waiting]
+  end
+
+  # Inside the give-up of an interrupted wait.
+  def test_an_interrupt_inside_the_give_up_of_a_cut_wait
+    semaphore = Heddle::Semaphore.new(1)
+    semaphore.acquire
+    interrupt_after(semaphore, :give_up)
+    waiter = Thread.new do
+      Heddle.with_timeout(0.01) { semaphore.acquire { :never } }
+    rescue Boom, Heddle::Evaluation::TimeoutError => e
+      e.class
+    end
+
+    assert_includes [Boom, Heddle::Evaluation::TimeoutError], bounded(waiter)
+    semaphore.release
+    assert_equal [0, 0], [semaphore.count, semaphore.waiting]
+  end
+
+  # Thread#raise and Thread#kill from another thread at random moments of
+  # many acquires: every slot comes back and no internal exception reaches
+  # the caller.
+  def test_threads_interrupted_at_random_moments_give_every_slot_back
+    semaphore = Heddle::Semaphore.new(3)
+    escaped = Queue.new
+    stop = false
+    workers = Array.new(8) { churn(semaphore, escaped) { stop } }
+    interrupt_at_random(workers, 400) { churn(semaphore, escaped) { stop } }
+    stop = true
+    workers.each { |worker| bounded(worker) }
+
+    assert_equal [0, 0, []], [semaphore.count, semaphore.waiting, Array.new(escaped.size) { escaped.pop }]
+  end
+
+  private
+
+  # Makes +method+ of +semaphore+ end with an asynchronous interrupt on the
+  # calling thread, once.
+  def interrupt_after(semaphore, method)
+    fired = false
+    semaphore.singleton_class.prepend(Module.new do
+      define_method(method) do |*args|
+        super(*args).tap { (fired = true) && Thread.current.raise(Boom) unless fired }
+      end
+    end)
+  end
+
+  # Thread#raise and Thread#kill, taking turns, each at a random worker and
+  # a random moment; a killed worker is replaced by the block's thread.
+  def interrupt_at_random(workers, count)
+    count.times do |i|
+      index = rand(workers.size)
+      next workers[index].raise(Boom) if i.even?
+
+      workers[index].kill
+      workers[index] = yield
+    ensure
+      sleep(rand * 0.0005)
+    end
+  end
+
+  def churn(semaphore, escaped)
+    thread = Thread.new do
+      until yield
+        begin
+          Heddle.with_timeout(rand * 0.002) { semaphore.acquire { sleep(rand * 0.001) } }
+        rescue Boom, Heddle::Evaluation::TimeoutError
+          nil
+        rescue Exception => e # rubocop:disable Lint/RescueException -- anything else escaped into the caller
+          escaped << e.class
+        end
+      end
+    rescue Boom
+      retry
+    end
+    thread.report_on_exception = false # before any Thread#raise: they come from this thread
+    thread
+  end
+
+  def bounded(thread)
+    flunk "a thread still ran after #{LIMIT} s: #{thread.backtrace&.first(5)}" unless thread.join(LIMIT)
+    thread.value
+  rescue Boom
+    :boom
+  end
+end

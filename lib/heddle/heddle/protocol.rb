@@ -26,7 +26,8 @@ module Heddle
     # What EventLoop#deliver hands from another thread to run on the loop's
     # own thread, and what a fork hook calls in the child.
     DELIVERED = {
-      __wake__: "an evaluation or a promise's evaluation waiter: resume if still waiting",
+      __wake__: "an evaluation or a promise's evaluation waiter: resume if still waiting; a Group: one of its " \
+                "procs concluded",
       __fire__: "Promises::FiberWaker: wake the fiber waiting on a promise if still armed",
       __drain__: "Promises::LoopMailbox: fire every waker posted to the loop so far",
       __after_fork__: "Scheduler, in a forked child: forget the parent's parked fibers"

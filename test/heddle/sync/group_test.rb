@@ -119,6 +119,42 @@ class SyncGroupTest < Minitest::Test
     assert_equal [Heddle::Evaluation::TimeoutError, [:late]], outcome
   end
 
+  # A proc stopped before its block started never ran the block's
+  # bookkeeping: pending stayed up for good, and a later wait never returned.
+  def test_stop_before_the_procs_start_leaves_nothing_pending
+    outcome = run_bounded do
+      group = Heddle::Group.new
+      3.times { |i| group.spawn(i) { |x| sleep(0.01) && x } }
+      stopped = group.stop
+      pending = group.pending
+      group.spawn(9) { |x| x }
+      [stopped, pending, group.wait(within: 2)]
+    end
+
+    assert_equal [3, 0, [9]], outcome
+  end
+
+  def test_a_proc_concluded_from_outside_before_it_starts_counts_as_done
+    outcome = run_bounded do
+      group = Heddle::Group.new
+      evaluation = group.spawn { :never }
+      evaluation.conclude_to(:cancelled)
+      [group.pending, group.wait(within: 2)]
+    end
+
+    assert_equal [0, [:cancelled]], outcome
+  end
+
+  def test_wait_within_is_checked_at_the_door
+    group = Heddle::Group.new
+    refusals = [[-1, ArgumentError], [Float::NAN, ArgumentError], [1e308, ArgumentError], ["1", TypeError],
+                [BasicObject.new, TypeError]].map do |within, klass|
+      assert_raises(klass) { group.wait(within: within) }.message.include?("within:")
+    end
+
+    assert_equal [true] * 5, refusals
+  end
+
   def test_misuse_is_refused_at_the_door
     group = Heddle::Group.new
     no_block = assert_raises(ArgumentError) { group.spawn(1) }

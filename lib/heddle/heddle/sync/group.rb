@@ -27,7 +27,7 @@ module Heddle
     # @param limit [Integer, nil] at most this many blocks run at once; nil: no limit
     # @raise [TypeError, ArgumentError] for a +limit+ that is not an Integer >= 1
     def initialize(limit: nil)
-      @semaphore = limit.nil? ? nil : Semaphore.new(limit)
+      @semaphore = nil.equal?(limit) ? nil : Semaphore.new(limit)
       @thread = Thread.current
       @evaluations = []
       @pending = 0
@@ -45,20 +45,28 @@ module Heddle
       raise ArgumentError, "Group#spawn needs a block" unless block
 
       own_thread!("spawn")
-      @pending += 1
       evaluation = Heddle.concurrently(*args) { |*given| run(block, given) }
       @evaluations << evaluation
+      # Counted by its conclusion, however it comes: the block's end, #stop,
+      # or a conclude_to before the block ever started.
+      unless evaluation.concluded?
+        @pending += 1
+        evaluation.__add_awaiter__(self)
+      end
       evaluation
     end
 
     # Waits until every proc spawned so far has finished.
-    # @param within [Numeric, nil] seconds to wait at most (the procs go on)
+    # @param within [Numeric, nil] seconds to wait at most, >= 0 (the procs
+    #   go on); nil or Float::INFINITY: no limit
     # @return [Array] their results, in spawn order
     # @raise [Exception] the first error a proc raised (the others are
     #   stopped first); raised by this wait only
     # @raise [Heddle::Evaluation::TimeoutError] when +within+ passes first
+    # @raise [TypeError, ArgumentError] for a +within+ that is not a number >= 0
     # @raise [Heddle::Error] from another thread than the group's
     def wait(within: nil)
+      within &&= Seconds.check!(within, "Group#wait within:", :non_negative, no_limit: "nil or Float::INFINITY")
       own_thread!("wait")
       wait_for_all(within)
       if (error = @error)
@@ -85,8 +93,17 @@ module Heddle
       stopped
     end
 
-    # @return [Integer] procs spawned and not finished
+    # @return [Integer] procs spawned and not concluded
     attr_reader :pending
+
+    # One of the group's procs concluded (Proc::Evaluation's awaiter
+    # protocol): counts it, and wakes the wait when all are done or one failed.
+    # @param _result [Object] its result
+    # @return [void]
+    def __wake__(_result)
+      @pending -= 1
+      @waiter&.__wake__(true) if @pending.zero? || @error
+    end
 
     # @return [Boolean] whether no proc is unfinished
     def empty?
@@ -107,19 +124,22 @@ module Heddle
     rescue StandardError => e
       @error ||= e
       e
-    ensure
-      @pending -= 1
-      @waiter&.__wake__(true) if @pending.zero? || @error
     end
 
     def wait_for_all(within)
-      deadline = within && (Process.clock_gettime(Process::CLOCK_MONOTONIC) + Waits.within!(within))
+      deadline = within && (Process.clock_gettime(Process::CLOCK_MONOTONIC) + within)
       until @pending.zero? || @error
         @waiter = Heddle::Evaluation.current
-        Heddle.await_resume!(within: deadline && [deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC), 0].max)
+        left = deadline && [deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC), 0].max
+        timed_out!(within) if Heddle.await_resume!(within: left, timeout_result: :timed_out) == :timed_out
       end
     ensure
       @waiter = nil
+    end
+
+    def timed_out!(within)
+      raise Heddle::Evaluation::TimeoutError, "Group#wait: #{@pending} of the group's procs still ran after " \
+                                              "#{within} second(s) (they go on; #stop ends them)"
     end
 
     def results

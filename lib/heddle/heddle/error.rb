@@ -13,11 +13,24 @@ module Heddle
     # @example
     #   Heddle::Error.describe([1, 2]) # => "[1, 2]"
     def self.describe(value)
-      text = value.inspect
+      text = Kernel === value ? value.inspect : INSPECT.bind_call(value) # rubocop:disable Style/CaseEquality -- a BasicObject has no is_a?
       text.length > 80 ? "#{text[0, 77]}..." : text
     rescue StandardError
-      "#<#{value.class}>"
+      "#<#{CLASS.bind_call(value)}>"
     end
+
+    # @param value [Object]
+    # @return [Class] the class of +value+, a BasicObject's too
+    # @example
+    #   Heddle::Error.class_of(BasicObject.new) # => BasicObject
+    def self.class_of(value)
+      CLASS.bind_call(value)
+    end
+
+    # Kernel#inspect and #class, for values that may not have them (a BasicObject).
+    INSPECT = Kernel.instance_method(:inspect)
+    CLASS = Kernel.instance_method(:class)
+    private_constant :INSPECT, :CLASS
   end
 
   # What every heddle timeout means: a wait with a time limit gave up. Each part

@@ -22,6 +22,11 @@ module Heddle
       positive: "a number of seconds > 0 (Numeric)"
     }.freeze
 
+    # The longest finite duration: a hundred years. Longer ones no clock
+    # or timed wait can honour (Ruby's timed waits raise RangeError far
+    # beyond it); Float::INFINITY says "no limit".
+    LONGEST = 100 * 365 * 86_400
+
     module_function
 
     # @param value [Object] the argument as given
@@ -30,14 +35,14 @@ module Heddle
     # @param no_limit [String, nil] how the caller says "no limit", for the message
     # @return [Numeric, nil] +value+; nil for Float::INFINITY (no limit)
     # @raise [TypeError] unless +value+ is a real number
-    # @raise [ArgumentError] for NaN or a value the rule refuses
+    # @raise [ArgumentError] for NaN, a value the rule refuses, or one past {LONGEST}
     # @example
     #   Heddle::Seconds.check!(0.5, "within:", :non_negative) # => 0.5
     #   Heddle::Seconds.check!(Float::INFINITY, "within:")    # => nil
     def check!(value, name, rule = :any, no_limit: nil)
-      raise TypeError, message(value, name, rule, no_limit) unless value.is_a?(Numeric) && value.real?
+      raise TypeError, message(value, name, rule, no_limit) unless Numeric === value && value.real? # rubocop:disable Style/CaseEquality -- a BasicObject has no is_a?
       return nil if value == Float::INFINITY
-      return value if allows?(rule, value)
+      return value if allows?(rule, value) && value <= LONGEST
 
       raise ArgumentError, message(value, name, rule, no_limit)
     end
@@ -56,7 +61,8 @@ module Heddle
     # @return [String] what went wrong, naming the parameter and the value
     def message(value, name, rule, no_limit)
       hint = no_limit ? " (#{no_limit}: no limit)" : ""
-      "#{name} must be #{RULES.fetch(rule)}#{hint}, got #{Error.describe(value)} (#{value.class})"
+      got = "#{Error.describe(value)} (#{Error.class_of(value)})"
+      "#{name} must be #{RULES.fetch(rule)}, at most #{LONGEST}#{hint}, got #{got}"
     end
   end
 end

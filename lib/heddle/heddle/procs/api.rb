@@ -58,7 +58,7 @@ module Heddle
     #   w.write "x"
     #   Heddle.await_readable(r) # => true
     def await_readable(io, within: nil, timeout_result: false)
-      io = Waits.io!(io) unless io.is_a?(IO)
+      io = Waits.io!(io) unless IO === io
       within = Waits.within!(within) if within
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
       watch = evaluation.__loop__.io
@@ -88,7 +88,7 @@ module Heddle
     #   _r, w = IO.pipe
     #   Heddle.await_writable(w) # => true
     def await_writable(io, within: nil, timeout_result: false)
-      io = Waits.io!(io) unless io.is_a?(IO)
+      io = Waits.io!(io) unless IO === io
       within = Waits.within!(within) if within
       evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
       watch = evaluation.__loop__.io

@@ -51,20 +51,20 @@ module Heddle
     # @return [Class]
     # @raise [TypeError] unless Heddle::Proc::Evaluation or a subclass of it
     def evaluation_class!(evaluation_class)
-      return evaluation_class if evaluation_class.is_a?(Class) && evaluation_class <= Proc::Evaluation
+      return evaluation_class if Class === evaluation_class && evaluation_class <= Proc::Evaluation # rubocop:disable Style/CaseEquality -- a BasicObject has no is_a?
 
       raise TypeError, "evaluation_class must be Heddle::Proc::Evaluation or a subclass of it, " \
-                       "got #{evaluation_class.inspect}"
+                       "got #{Error.describe(evaluation_class)}"
     end
 
     # @param io [Object] an IO, or an object whose to_io is one
     # @return [IO]
     # @raise [TypeError] otherwise
     def io!(io)
-      converted = io.respond_to?(:to_io) ? io.to_io : nil
+      converted = Kernel === io && io.respond_to?(:to_io) ? io.to_io : nil # rubocop:disable Style/CaseEquality -- a BasicObject has no respond_to?
       return converted if converted.is_a?(IO)
 
-      raise TypeError, "io must be an IO (or respond to to_io), got #{io.inspect}"
+      raise TypeError, "io must be an IO (or respond to to_io), got #{Error.describe(io)}"
     end
 
     # @param evaluations [Array] the arguments of await_fastest

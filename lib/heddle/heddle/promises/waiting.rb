@@ -22,7 +22,7 @@ module Heddle
       # @raise [TypeError] unless nil or a real number
       # @raise [ArgumentError] for a negative number or NaN
       def self.check_timeout(timeout)
-        return nil if timeout.nil? # wait for ever
+        return nil if nil.equal?(timeout) # wait for ever (a BasicObject has no nil?)
 
         Seconds.check!(timeout, "timeout", :non_negative, no_limit: "nil or Float::INFINITY")&.to_f
       end

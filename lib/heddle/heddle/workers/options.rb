@@ -25,7 +25,7 @@ module Heddle
       def worker!(worker)
         return worker if KINDS.include?(worker)
 
-        raise ArgumentError, "unknown worker #{worker.inspect}; use one of #{KINDS.map(&:inspect).join(', ')}"
+        raise ArgumentError, "unknown worker #{describe(worker)}; use one of #{KINDS.map(&:inspect).join(', ')}"
       end
 
       # @param size [Object]
@@ -33,10 +33,10 @@ module Heddle
       # @return [Integer, nil] size
       # @raise [ArgumentError] unless nil or a positive Integer at most the kind's {MAX_SIZE}
       def size!(size, worker = nil)
-        unless size.nil? || (size.is_a?(Integer) && size.positive?)
+        unless nil.equal?(size) || (Integer === size && size.positive?) # rubocop:disable Style/CaseEquality -- a BasicObject has no is_a?
           raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{describe(size)}"
         end
-        return size if size.nil? || size <= (max = MAX_SIZE.fetch(worker, MAX_SIZE_OTHER))
+        return size if nil.equal?(size) || size <= (max = MAX_SIZE.fetch(worker, MAX_SIZE_OTHER))
 
         raise ArgumentError, "size: #{size} is more #{worker || 'worker'} workers than a pool may have (at most " \
                              "#{max}); a map never starts more workers than it has items"
@@ -49,7 +49,7 @@ module Heddle
       # @raise [TypeError] unless nil or a real number
       # @raise [ArgumentError] for NaN, zero or a negative number
       def seconds!(name, value)
-        Seconds.check!(value, "#{name}:", :positive, no_limit: "nil or Float::INFINITY") unless value.nil?
+        Seconds.check!(value, "#{name}:", :positive, no_limit: "nil or Float::INFINITY") unless nil.equal?(value)
       end
 
       # @param name [Symbol] the keyword, for the message
@@ -66,7 +66,7 @@ module Heddle
       # @return [Object] items, unread
       # @raise [TypeError] unless an Enumerable (or an Array-like object)
       def items!(items)
-        return items if items.is_a?(Enumerable) || items.respond_to?(:to_ary)
+        return items if Enumerable === items || (Kernel === items && items.respond_to?(:to_ary)) # rubocop:disable Style/CaseEquality -- a BasicObject has no is_a?
 
         raise TypeError, "items must be an Enumerable (an Array, a Range, an Enumerator, ...), got #{describe(items)}"
       end
@@ -83,7 +83,7 @@ module Heddle
 
       # @param value [Object]
       # @return [String] the value and its class, bounded
-      def describe(value) = "#{Error.describe(value)} (#{value.class})"
+      def describe(value) = "#{Error.describe(value)} (#{Error.class_of(value)})"
     end
   end
 end

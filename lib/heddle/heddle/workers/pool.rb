@@ -108,7 +108,7 @@ module Heddle
     #   Heddle::Pool.new(worker: :process, size: 1) { |m| m == "STATUS" ? "OK" : "?" }.ask("STATUS") # => "OK"
     def ask(message, timeout: nil)
       # No call for the common nil: one ask per message is a hot path.
-      timeout = Workers::Options.seconds!(:timeout, timeout) unless timeout.nil?
+      timeout = Workers::Options.seconds!(:timeout, timeout) unless nil.equal?(timeout)
       # Fiber and thread pools answer without a job or a promise where they can.
       return @asker.ask(message, @handler, timeout) if @asker
 

@@ -155,9 +155,11 @@ module Heddle
           ready.each { |monitor| swept(monitor) }
         end
 
-        # Blocks up to +timeout+ seconds (nil: forever) until an IO somebody
-        # waits on, or +wake_io+, is ready; wakes those IOs' waiters.
-        # @param timeout [Numeric, nil]
+        # Blocks up to +timeout+ seconds until an IO somebody waits on, or
+        # +wake_io+, is ready; wakes those IOs' waiters. +nil+ means "until
+        # something is ready", never "do not sleep"; the sleep is cut to
+        # SCAN_INTERVAL while IOs are waited on (see the class comment).
+        # @param timeout [Numeric, nil] seconds; nil: until something is ready
         # @param wake_io [IO] the loop's wake-up pipe
         # @return [Boolean] true when +wake_io+ was readable
         def wait(timeout, wake_io)

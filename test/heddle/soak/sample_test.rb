@@ -32,6 +32,20 @@ class SoakSampleTest < Minitest::Test
     libc("munmap", [Fiddle::TYPE_VOIDP, Fiddle::TYPE_SIZE_T]).call(address, SIZE) if address
   end
 
+  # Free chunks the allocator keeps between live ones (fragmentation) are
+  # not held: strings freed in every other slot leave their pages resident.
+  def test_the_allocators_free_chunks_are_not_held
+    skip "no malloc_info here (not glibc)" unless Heddle::Soak::MallocInfo.call
+
+    kept = Array.new(100_000) { "x" * 1000 }
+    kept.each_index { |i| kept[i] = nil if i.odd? }
+    GC.start
+    Heddle::Soak::MallocTrim.call
+    gap = Heddle::Soak::Sample.rss_kb - Heddle::Soak::Sample.held_kb
+    assert_operator gap, :>=, 40_000, "~50 MB of free chunks between live strings still counted as held"
+    assert_equal 50_000, kept.compact.size
+  end
+
   # A cross-thread await leaves its owner's watcher thread lingering for a
   # second; a sample taken then counted it as a leaked thread (CI's soak on
   # 3.4 read 10 -> 11 threads, at the limit).

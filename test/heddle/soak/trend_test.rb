@@ -15,19 +15,19 @@ class TrendTest < Minitest::Test
   def test_flat_metrics_pass
     trend = Heddle::Soak::Trend.new(samples([90, 100, 104, 99, 103]), warmup: 10, limit: 0.10)
     assert_predicate trend, :ok?
-    assert_in_delta 0.03, trend.growth[:rss_kb], 0.001
-    assert_match(/from t=10s to the median of the last 3 samples: rss_kb \+3\.0%/, trend.to_s)
+    assert_in_delta 0.03, trend.growth[:held_kb], 0.001
+    assert_match(/from t=10s to the median of the last 3 samples: held_kb \+3\.0%/, trend.to_s)
   end
 
   def test_a_steady_climb_fails_and_one_noisy_sample_does_not
-    assert_equal [:rss_kb], Heddle::Soak::Trend.new(samples([100, 100, 112, 115, 118]), warmup: 10, limit: 0.10).grown
+    assert_equal [:held_kb], Heddle::Soak::Trend.new(samples([100, 100, 112, 115, 118]), warmup: 10, limit: 0.10).grown
     assert_predicate Heddle::Soak::Trend.new(samples([100, 100, 100, 150, 100]), warmup: 10, limit: 0.10), :ok?
   end
 
   # Samples are 10 s and 1 round apart: the baseline waits for both.
   def test_the_baseline_waits_for_the_warm_up_rounds_too
     rss = [100, 105, 110, 120, 121, 120, 122]
-    assert_equal [:rss_kb], Heddle::Soak::Trend.new(samples(rss), warmup: 10, limit: 0.10).grown
+    assert_equal [:held_kb], Heddle::Soak::Trend.new(samples(rss), warmup: 10, limit: 0.10).grown
     trend = Heddle::Soak::Trend.new(samples(rss), warmup: 10, limit: 0.10, warmup_rounds: 3)
     assert_predicate trend, :ok?
     assert_equal 30, trend.baseline.seconds

@@ -47,7 +47,7 @@ module Heddle
       # @return [Boolean] whether the soak ran clean
       def run
         @start = now
-        @out.puts "#{'t'.rjust(6)} #{'rounds'.rjust(7)} #{'checks'.rjust(9)} failures #{'rss MB'.rjust(8)} " \
+        @out.puts "#{'t'.rjust(6)} #{'rounds'.rjust(7)} #{'checks'.rjust(9)} failures #{'held MB'.rjust(8)} " \
                   "#{'fds'.rjust(5)} threads children"
         watchdog = Watchdog.new(@stuck, @out)
         begin
@@ -116,7 +116,7 @@ module Heddle
         @samples << taken
         @out.puts format("%<t>5ds %<r>7d %<c>9d %<f>8d %<rss>8.1f %<fds>5d %<th>7d %<ch>8d",
                          t: taken.seconds, r: taken.rounds, c: taken.checks, f: taken.failures,
-                         rss: taken.rss_kb / 1024.0, fds: taken.fds, th: taken.threads, ch: taken.children)
+                         rss: taken.held_kb / 1024.0, fds: taken.fds, th: taken.threads, ch: taken.children)
       end
 
       def judge

@@ -60,9 +60,9 @@ class SemaphoreInterruptWindowsTest < Minitest::Test
     escaped = Queue.new
     stop = false
     workers = Array.new(8) { churn(semaphore, escaped) { stop } }
-    interrupt_at_random(workers, 400) { churn(semaphore, escaped) { stop } }
+    killed = interrupt_at_random(workers, 400) { churn(semaphore, escaped) { stop } }
     stop = true
-    workers.each { |worker| bounded(worker) }
+    (workers + killed).each { |worker| bounded(worker) } # a killed thread may run on until its kill lands
 
     assert_equal [0, 0, []], [semaphore.count, semaphore.waiting, Array.new(escaped.size) { escaped.pop }]
   end
@@ -82,16 +82,16 @@ class SemaphoreInterruptWindowsTest < Minitest::Test
 
   # Thread#raise and Thread#kill, taking turns, each at a random worker and
   # a random moment; a killed worker is replaced by the block's thread.
+  # @return [Array<Thread>] the killed workers
   def interrupt_at_random(workers, count)
-    count.times do |i|
+    Array.new(count) do |i|
       index = rand(workers.size)
-      next workers[index].raise(Boom) if i.even?
+      next workers[index].raise(Boom) && nil if i.even?
 
-      workers[index].kill
-      workers[index] = yield
+      workers[index].kill.tap { workers[index] = yield }
     ensure
       sleep(rand * 0.0005)
-    end
+    end.compact
   end
 
   def churn(semaphore, escaped)

@@ -82,9 +82,12 @@ native_write(VALUE self, VALUE io, VALUE buffer, VALUE offset)
     return result_of(write(descriptor, (const char *)base + at, size - at));
 }
 
+void Init_heddle_sync(void);
+
 void
 Init_raw_io_native(void)
 {
+    Init_heddle_sync();
     VALUE heddle = rb_define_module("Heddle");
     VALUE scheduler = rb_define_class_under(heddle, "Scheduler", rb_cObject);
     VALUE native = rb_define_module_under(scheduler, "NativeIO");

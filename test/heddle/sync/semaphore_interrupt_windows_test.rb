@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "open3"
 
 # The moments of an acquire or a release where an interrupt used to lose a
 # slot: each test makes an asynchronous interrupt arrive at one such moment
@@ -12,9 +13,14 @@ class SemaphoreInterruptWindowsTest < Minitest::Test
 
   LIMIT = 10 # seconds; every body finishes in far less
 
+  ROOT = File.expand_path("../../..", __dir__)
+  NATIVE = Heddle::Semaphore.const_get(:NATIVE)
+
   # Just after the slot is taken, before the block's ensure exists: the
-  # slot was counted and never given back.
+  # slot was counted and never given back. (The C path takes the slot and
+  # sets up the ensure in one step: this window is the pure-Ruby path's.)
   def test_an_interrupt_right_after_the_slot_is_taken
+    skip "the C path has no such window; the HEDDLE_NATIVE=0 rerun below tests it" if NATIVE
     semaphore = Heddle::Semaphore.new(1)
     interrupt_after(semaphore, :wait_for_slot)
     assert_raises(Boom) { semaphore.acquire { :block } }
@@ -65,6 +71,45 @@ class SemaphoreInterruptWindowsTest < Minitest::Test
     (workers + killed).each { |worker| bounded(worker) } # a killed thread may run on until its kill lands
 
     assert_equal [0, 0, []], [semaphore.count, semaphore.waiting, Array.new(escaped.size) { escaped.pop }]
+  end
+
+  # The C path, where it is built: a slot it takes comes back when the block
+  # returns, raises or its thread is killed, and it leaves a busy semaphore
+  # to the Ruby path untouched.
+  def test_the_c_path_gives_the_slot_back_however_the_block_ends
+    skip "the C path is not built here" unless NATIVE
+    semaphore = Heddle::Semaphore.new(2)
+    values = [semaphore.acquire { :value }, (semaphore.acquire { raise Boom } rescue :raised)] # rubocop:disable Style/RescueModifier
+    stuck = Thread.new { semaphore.acquire { sleep } }
+    Thread.pass until semaphore.count == 1
+    stuck.kill.join(LIMIT)
+
+    assert_equal [:value, :raised, 0], [*values, semaphore.count]
+  end
+
+  def test_the_c_path_leaves_a_full_or_waited_on_semaphore_to_ruby
+    skip "the C path is not built here" unless NATIVE
+    semaphore = Heddle::Semaphore.new(1)
+    semaphore.acquire
+    full = NATIVE.acquire(semaphore) { :ran }
+    waiter = Thread.new { semaphore.acquire { :waited } }
+    Thread.pass until semaphore.waiting == 1
+    semaphore.release
+
+    assert_equal [true, :waited, 0], [NATIVE::BUSY.equal?(full), bounded(waiter), semaphore.count]
+  end
+
+  # Every test of this file and of semaphore_test.rb again on the pure-Ruby
+  # path, whose windows Thread.handle_interrupt closes.
+  def test_the_pure_ruby_path_passes_the_same_tests
+    skip "this run is the pure-Ruby path already" unless NATIVE
+    files = %w[test/heddle/sync/semaphore_interrupt_windows_test.rb test/heddle/sync/semaphore_test.rb]
+    script = "files = #{files.inspect}; files.each { |file| require File.expand_path(file) }"
+    flags = ["-I", File.join(ROOT, "test"), *LibRoots::FLAGS]
+    output, status = Open3.capture2e({ "HEDDLE_NATIVE" => "0" }, RbConfig.ruby, *flags, "-e", script, chdir: ROOT)
+
+    assert status.success?, output
+    assert_match(/ 0 failures, 0 errors, [1-9]\d* skips/, output) # the C path's own tests skip there
   end
 
   private

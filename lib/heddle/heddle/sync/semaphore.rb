@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../scheduler/native_io" # loads the C path (Heddle::NativeSync) where it is built
+
 module Heddle
   # Lets at most +limit+ holders in at a time: "10 of these 50 requests at
   # once". Threads and fibers may share one: a concurrent proc, a fiber under
@@ -29,7 +31,12 @@ module Heddle
     # Every asynchronous interrupt held back (Thread#kill's too), and let through.
     UNINTERRUPTED = { Object => :never }.freeze
     INTERRUPTIBLE = { Object => :immediate }.freeze
-    private_constant :UNINTERRUPTED, :INTERRUPTIBLE
+    # The C fast path of an uncontended acquire with a block, or nil (pure
+    # Ruby, HEDDLE_NATIVE=0): it counts the slot and sets up its ensure in
+    # one step that no interrupt can split, without Thread.handle_interrupt,
+    # which costs more than the rest of the acquire (see the sync benchmark).
+    NATIVE = (Heddle::NativeSync if defined?(Heddle::NativeSync))
+    private_constant :UNINTERRUPTED, :INTERRUPTIBLE, :NATIVE
 
     # @return [Integer] how many may hold it at once
     attr_reader :limit
@@ -59,6 +66,10 @@ module Heddle
     def acquire(&block)
       return Thread.handle_interrupt(UNINTERRUPTED) { wait_for_slot } unless block
 
+      if NATIVE
+        result = NATIVE.acquire(self, &block)
+        return result unless NATIVE::BUSY.equal?(result)
+      end
       Thread.handle_interrupt(UNINTERRUPTED) do
         wait_for_slot
         begin

@@ -59,14 +59,17 @@ module IdleWaits
   # A caller waiting in Pool#map while both workers wait on a pipe in their
   # item (the pool's own waits, not the items', are what is measured: a
   # process pool's workers count too, and their blocking read spends nothing).
+  # A pipe per item: on Ruby 3.4.5 two ractors blocked reading one descriptor
+  # spin a core in Ruby's M:N thread scheduler (docs/journal/core.md).
   def map_waiting(worker)
-    reader, writer = IO.pipe
-    pool = Heddle::Pool.new(worker: worker, size: 2, &GATE) # after the pipe: forked workers inherit it
+    pipes = Array.new(2) { IO.pipe }
+    pool = Heddle::Pool.new(worker: worker, size: 2, &GATE) # after the pipes: forked workers inherit them
     pids = -> { worker == :process ? pool.worker_pids : [] }
-    CpuMeter.share_while_waiting(-> { writer.write("xx") }, pids: pids) { pool.map([reader.fileno] * 2) }
+    release = -> { pipes.each { |_, writer| writer.write("x") } }
+    CpuMeter.share_while_waiting(release, pids: pids) { pool.map(pipes.map { |reader, _| reader.fileno }) }
   ensure
     pool&.shutdown
-    [reader, writer].each { |io| io&.close }
+    pipes&.flatten&.each(&:close)
   end
 
   # A ractor pool's cases, all in the one fresh ruby that starts ractors

@@ -27,8 +27,13 @@ class RedisIdleCpuTest < Minitest::Test
     busy: [["--namespace", BUSY, "--concurrency", "2"], {}]
   }.freeze
   # Seconds for the daemons to be past their start (lane processes forked,
-  # connected, subscribed) before the first window.
-  STARTED = 1.0
+  # connected, subscribed, a lane's first one-second wait for pools over,
+  # and under YJIT every path of an idle beat compiled: IdleCpu.steady_env)
+  # before the first window.
+  STARTED = 2.0
+  # Seconds of a window: two of a worker's beats (Heartbeat::BEAT). A window
+  # shorter than a beat measures where in its beat each process happens to be.
+  WINDOW = 1.0
 
   class << self
     # @return [RedisFixture::Server] this file's server, started on first use
@@ -40,7 +45,9 @@ class RedisIdleCpuTest < Minitest::Test
     # @return [Hash{Symbol => RedisFixture::Worker}]
     def daemons
       @daemons ||= begin
-        started = DAEMONS.transform_values { |(args, env)| RedisFixture::Worker.new(server, args: args, env: env) }
+        started = DAEMONS.transform_values do |(args, env)|
+          RedisFixture::Worker.new(server, args: args, env: IdleCpu.steady_env.merge(env))
+        end
         started.each_value(&:ready)
         sleep STARTED
         started
@@ -76,7 +83,7 @@ class RedisIdleCpuTest < Minitest::Test
     pool = busy_pool(:"test.square")
     assert_equal [4], pool.map([2]) # served: the lanes read its stream now
     released = Thread::Queue.new
-    share, value = CpuMeter.share_while_waiting(-> { released << true }, pids: -> { [worker.pid] }) do
+    share, value = CpuMeter.share_while_waiting(-> { released << true }, pids: -> { [worker.pid] }, window: WINDOW) do
       released.pop && pool.size
     end
     assert_operator value, :>=, 1
@@ -90,7 +97,9 @@ class RedisIdleCpuTest < Minitest::Test
     pool = busy_pool(:"test.gate")
     Dir.mktmpdir do |dir|
       gate = File.join(dir, "gate")
-      share, value = CpuMeter.share_while_waiting(-> { File.write(gate, "") }) { pool.map([gate, gate]) }
+      share, value = CpuMeter.share_while_waiting(-> { File.write(gate, "") }, window: WINDOW) do
+        pool.map([gate, gate])
+      end
       assert_equal [true, true], value
       assert_idle share, "a worker: :redis caller waiting in Pool#map"
     end
@@ -101,7 +110,7 @@ class RedisIdleCpuTest < Minitest::Test
   def assert_idle_daemon(name)
     worker = self.class.daemons.fetch(name)
     released = Thread::Queue.new
-    share, alive = CpuMeter.share_while_waiting(-> { released << true }, pids: -> { [worker.pid] }) do
+    share, alive = CpuMeter.share_while_waiting(-> { released << true }, pids: -> { [worker.pid] }, window: WINDOW) do
       released.pop && worker.alive?
     end
     assert alive, "the #{name} worker is alive (log: #{worker.text})"

@@ -50,8 +50,7 @@ module IdleWaits
     pool = Heddle::Pool.new(worker: worker, size: 2, &SAME)
     pool.map([1, 2])
     released = Thread::Queue.new
-    pids = -> { worker == :process ? pool.worker_pids : [] }
-    CpuMeter.share_while_waiting(-> { released << true }, pids: pids) { released.pop && pool.size }
+    CpuMeter.share_while_waiting(-> { released << true }, pids: workers_of(pool, worker)) { released.pop && pool.size }
   ensure
     pool&.shutdown
   end
@@ -62,15 +61,23 @@ module IdleWaits
   # A pipe per item: on Ruby 3.4.5 two ractors blocked reading one descriptor
   # spin a core in Ruby's M:N thread scheduler (docs/journal/core.md).
   def map_waiting(worker)
-    pipes = Array.new(2) { IO.pipe }
-    pool = Heddle::Pool.new(worker: worker, size: 2, &GATE) # after the pipes: forked workers inherit them
-    pids = -> { worker == :process ? pool.worker_pids : [] }
-    release = -> { pipes.each { |_, writer| writer.write("x") } }
-    CpuMeter.share_while_waiting(release, pids: pids) { pool.map(pipes.map { |reader, _| reader.fileno }) }
+    pipes = Array.new(2) { IO.pipe } # before the pool: forked workers inherit them
+    map_on_gates(worker, pipes)
   ensure
-    pool&.shutdown
     pipes&.flatten&.each(&:close)
   end
+
+  # @param pipes [Array<(IO, IO)>] an item's pipe each
+  def map_on_gates(worker, pipes)
+    pool = Heddle::Pool.new(worker: worker, size: 2, &GATE)
+    release = -> { pipes.map(&:last).each { |writer| writer.write("x") } }
+    CpuMeter.share_while_waiting(release, pids: workers_of(pool, worker)) { pool.map(pipes.map(&:first).map(&:fileno)) }
+  ensure
+    pool&.shutdown
+  end
+
+  # @return [Proc] the pids of a process pool's workers (none for the other backends)
+  def workers_of(pool, worker) = -> { worker == :process ? pool.worker_pids : [] }
 
   # A ractor pool's cases, all in the one fresh ruby that starts ractors
   # (a fresh ruby per case cost seconds each).

@@ -11,10 +11,11 @@ module FreshRuby
   # @param code [String] run after prelude; its last expression is the result
   # @param prelude [String]
   # @param limit [Numeric] seconds before the run counts as hung
+  # @param env [Hash{String => String}] environment variables of the child
   # @return [Object] the value of code's last expression (it must survive Marshal)
-  def in_fresh_ruby(code, prelude: "", limit: 60)
+  def in_fresh_ruby(code, prelude: "", limit: 60, env: {})
     script = "#{prelude}\nresult = begin\n#{code}\nend\n$stdout.write(Marshal.dump(result))\n"
-    status, output, errors = run_fresh_ruby(script, limit: limit)
+    status, output, errors = run_fresh_ruby(script, limit: limit, env: env)
     flunk "the ractor run did not finish within #{limit} s; stderr: #{errors}" unless status
     flunk "the ractor run crashed: #{status.inspect}; stderr: #{errors}" if output.empty?
     Marshal.load(output) # rubocop:disable Security/MarshalLoad -- our own child wrote it
@@ -23,10 +24,10 @@ module FreshRuby
   # Runs script, yielding its pid and a reader of its stdout while it runs.
   # @return [(Process::Status, String, String), (nil, String, String)] status (nil when it
   #   did not end within limit: it is then killed), the rest of its stdout, its stderr
-  def run_fresh_ruby(script, limit: 60)
+  def run_fresh_ruby(script, limit: 60, env: {})
     reader, writer = IO.pipe
     errors = Tempfile.new("fresh_ruby")
-    pid = Process.spawn(RbConfig.ruby, *LibRoots::FLAGS, "-e", script, out: writer, err: errors.path)
+    pid = Process.spawn(env, RbConfig.ruby, *LibRoots::FLAGS, "-e", script, out: writer, err: errors.path)
     writer.close
     yield pid, reader if block_given?
     output = read_until_closed(reader, limit)

@@ -137,14 +137,15 @@ module RedisFixture
     # @param server [Server]
     # @param requires [Array<String>] handler files
     # @param args [Array<String>] more command-line options
-    def initialize(server, requires: [HANDLERS], args: [])
+    # @param env [Hash{String => String}] more of its environment (HEDDLE_SELECTOR ...)
+    def initialize(server, requires: [HANDLERS], args: [], env: {})
       raise RedisFixture.missing if RedisFixture.missing
 
       @server = server
       @log = File.join(server.dir, "worker-#{object_id}.log")
       command = [RbConfig.ruby, *LibRoots::FLAGS, File.join(ROOT, "exe", "heddle"), "worker",
                  "--redis", server.url, *requires.flat_map { |f| ["--require", f] }, *args]
-      @pid = Process.spawn(*command, %i[out err] => @log, chdir: ROOT)
+      @pid = Process.spawn(env, *command, %i[out err] => @log, chdir: ROOT)
       RedisFixture.started << self
     end
 

@@ -24,6 +24,13 @@ Heddle.handler(:"test.sleep") do |seconds|
   sleep seconds
   seconds
 end
+# Waits until the file the item names exists (a test's gate; at most 30 s):
+# an item that runs until the test lets it go.
+Heddle.handler(:"test.gate") do |path|
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 30
+  sleep 0.05 until File.exist?(path) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+  File.exist?(path)
+end
 # Ends the lane's thread on odd items.
 Heddle.handler(:"test.thread_exit") do |n|
   Thread.exit if n.odd?

@@ -49,6 +49,23 @@ class SoakLoadsTest < Minitest::Test
 
   def test_churn = run_rounds(:churn)
 
+  # Every wait once: the waits are taken HELD a round.
+  def test_idle = run_rounds(:idle, rounds: Heddle::Soak::Loads::Idle::WAITS.size / Heddle::Soak::Loads::Idle::HELD)
+
+  # A thread that spins while the round's waits are held: the process
+  # spends a core while idle, and the round says so.
+  def test_idle_fails_while_something_spins
+    load = Heddle::Soak::Loads.build([:idle]).first
+    stop = false
+    spinner = Thread.new { nil until stop }
+    error = assert_raises(Heddle::Soak::WrongResult) { Timeout.timeout(60) { load.round(Random.new(7)) } }
+    assert_match(/idle: the process spent \d+\.\d% of a core while \w+, \w+, \w+ waited/, error.message)
+  ensure
+    stop = true
+    spinner&.join
+    load&.close
+  end
+
   def test_ractors_in_a_helper_process
     skip "no ractors on this Ruby" unless defined?(Ractor)
     run_rounds(:ractors, ractor: true)

@@ -9,6 +9,7 @@ require_relative "loads/pools"
 require_relative "loads/ractors"
 require_relative "loads/doors"
 require_relative "loads/churn"
+require_relative "loads/idle"
 
 module Heddle
   module Soak
@@ -63,6 +64,7 @@ module Heddle
       register(:ractors) { |options| Ractors.new if options.fetch(:ractor, false) }
       register(:doors) { Doors.new }
       register(:churn) { Churn.new }
+      register(:idle) { Idle.new }
     end
   end
 end

@@ -31,15 +31,14 @@ module Heddle
         # @param key [String] @return [Stream, nil]
         def [](key) = @by_key[key]
 
-        # Reads the live pools of every known handler.
+        # Reads the live pools of every known handler, in one round trip.
         # @param client [RedisClient]
         # @return [Boolean] whether the list changed
         def refresh(client)
-          found = @handlers.flat_map do |handler|
-            Scripts::POOLS.call(client, [@keys.pools(handler)],
-                                [@keys.pool_prefix, handler]).each_slice(3).map do |id, visibility, ttl|
-              Stream.new(id, handler, @keys.items(id), visibility.to_i, ttl.to_i)
-            end
+          reply = Scripts::POOLS.call(client, @handlers.map { |handler| @keys.pools(handler) },
+                                      [@keys.pool_prefix, *@handlers])
+          found = reply.each_slice(4).map do |argv_index, id, visibility, ttl|
+            Stream.new(id, @handlers[argv_index - 2], @keys.items(id), visibility.to_i, ttl.to_i)
           end
           return false if found.map(&:key) == @streams.map(&:key)
 

@@ -60,20 +60,22 @@ module Heddle
           return {alive, serving, slots}
         LUA
 
-        # Worker: the live pools of a handler with their visibility timeouts
-        # and ttls; a pool whose meta names another handler is skipped (its
-        # items are not this handler's). KEYS: pools(handler); ARGV:
-        # "<ns>:pool:", handler. Returns [id, visibility ms, ttl ms, id, ...].
+        # Worker, every beat: the live pools of all its handlers, with their
+        # visibility timeouts and ttls, in one call (a call per handler was an
+        # idle worker's main cost); a pool whose meta names another handler is
+        # skipped. KEYS: pools(handler) of each handler; ARGV: "<ns>:pool:",
+        # the handlers in KEYS' order. Returns [handler's index in ARGV, id,
+        # visibility ms, ttl ms, ...].
         POOLS = Script.new(<<~LUA)
           #{NOW}
-          redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
           local out = {}
-          for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-            local meta = redis.call('HMGET', ARGV[1] .. id .. ':meta', 'visibility', 'ttl', 'handler')
-            if meta[1] and meta[2] and meta[3] == ARGV[2] then
-              out[#out + 1] = id
-              out[#out + 1] = meta[1]
-              out[#out + 1] = meta[2]
+          for i, key in ipairs(KEYS) do
+            redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+            for _, id in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+              local meta = redis.call('HMGET', ARGV[1] .. id .. ':meta', 'visibility', 'ttl', 'handler')
+              if meta[1] and meta[2] and meta[3] == ARGV[i + 1] then
+                for _, v in ipairs({i + 1, id, meta[1], meta[2]}) do out[#out + 1] = v end
+              end
             end
           end
           return out

@@ -21,12 +21,12 @@ module Heddle
     #
     # Each system call is one IO::Buffer#read / #write / #pread / #pwrite
     # (straight into Ruby's memory, no copy) run in a {BlockingFiber}, so
-    # that it calls no hook; or, for an IO known to be non-blocking, one
-    # read(2)/write(2) in C when heddle's C path is built ({NativeIOLoader}).
-    # A descriptor in blocking mode (an inherited STDIN, +io.nonblock =
-    # false+) is made non-blocking for that one call ({BlockingFiber}), so it
-    # answers -EAGAIN and the fiber waits in the loop instead of blocking the
-    # thread.
+    # that it calls no hook; or, for a pipe or socket, one read or write in C
+    # that never waits, whatever the descriptor's mode, when heddle's C path
+    # is built ({NativeIOLoader}). On Ruby's path a descriptor in blocking
+    # mode (an inherited STDIN, +io.nonblock = false+) is made non-blocking
+    # for that one call ({BlockingFiber}), so it answers -EAGAIN and the
+    # fiber waits in the loop instead of blocking the thread.
     module RawIO
       EAGAIN = -Errno::EAGAIN::Errno
       EBADF = -Errno::EBADF::Errno

@@ -120,6 +120,66 @@ class SchedulerRawIOTest < Minitest::Test
     assert_equal [5, 5, "hello"], result
   end
 
+  # IO#read's own wait in a fiber: IO#timeout= bounds it as without a
+  # scheduler (Ruby passes the hook no timeout and leaves the IO's to it).
+  def test_io_timeout_bounds_a_read_and_a_write
+    needs_io_timeout
+    result = run_bounded do
+      reader, = IO.pipe # empty
+      _, writer = IO.pipe
+      writer.write_nonblock("x" * (1 << 20), exception: false) # full
+      [reader, writer].each { |io| io.timeout = 0.01 }
+      [timed_out { reader.read(1) }, timed_out { reader.gets }, timed_out { writer.write("y") },
+       timed_out { writer.puts("y") }]
+    end
+
+    assert_equal [IO::TimeoutError] * 4, result
+  end
+
+  # A transfer with a minimum length waits inside the hook, and IO::Buffer
+  # has no wait of its own: the hook raises.
+  def test_io_timeout_bounds_io_buffer_read_and_write
+    needs_io_timeout
+    result = run_bounded do
+      reader, = IO.pipe # empty
+      _, writer = IO.pipe
+      writer.write_nonblock("x" * (1 << 20), exception: false) # full
+      [reader, writer].each { |io| io.timeout = 0.01 }
+      [timed_out { IO::Buffer.new(1).read(reader, 1) }, timed_out { IO::Buffer.new(8).write(writer, 8) }]
+    end
+
+    assert_equal [IO::TimeoutError] * 2, result
+  end
+
+  # IO#wait_readable with no limit waits io.timeout and raises, as IO#timeout=
+  # documents; a limit given to the call is the call's (nil when it passes).
+  def test_io_timeout_bounds_wait_readable_unless_the_call_gives_a_limit
+    needs_io_timeout
+    result = run_bounded do
+      reader, = IO.pipe
+      reader.timeout = 0.01
+      given = reader.wait_readable(0.01)
+      reader.timeout = 60
+      [timed_out { reader.dup.tap { |io| io.timeout = 0.01 }.wait_readable }, given, reader.wait_readable(0.01)]
+    end
+
+    assert_equal [IO::TimeoutError, nil, nil], result
+  end
+
+  # A pipe heddle's C path took for a stream, reopened onto a file (IO#reopen
+  # keeps the descriptor's number): it is read as a file from then on.
+  def test_a_pipe_reopened_onto_a_file_after_use_reads_the_file
+    result = run_bounded do
+      reader, writer = IO.pipe
+      writer.write("p")
+      first = reader.read(1)
+      File.open(__FILE__) { |file| reader.reopen(file) }
+      [first, reader.read(22)]
+    end
+
+    assert_equal ["p", "# frozen_string_litera"], result
+  end
+
   def test_without_io_hooks_ruby_reads_and_writes_itself_and_waits_through_io_wait
     log = []
     scheduler, data = bounded do
@@ -135,6 +195,17 @@ class SchedulerRawIOTest < Minitest::Test
   end
 
   private
+
+  def needs_io_timeout
+    skip "Ruby #{RUBY_VERSION} has no IO#timeout" unless IO.method_defined?(:timeout)
+  end
+
+  # @return [Class, Object] the error's class, or the block's value
+  def timed_out
+    yield
+  rescue IO::TimeoutError => e
+    e.class
+  end
 
   def read_while_written(log)
     reader, writer = IO.pipe

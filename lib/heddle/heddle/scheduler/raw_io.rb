@@ -17,7 +17,10 @@ module Heddle
     #   Ruby decides: a blocking read calls {Scheduler#io_wait} and retries,
     #   +read_nonblock+ raises IO::EAGAINWaitReadable as it must;
     # - return the byte count (0 at end of file) or a negative errno, never
-    #   raise for an OS error.
+    #   raise for an OS error;
+    # - a transfer that must wait (length > 0) waits at most +io.timeout+
+    #   per wait (IO#timeout=, Ruby 3.2), as Ruby's own IO#read does, and
+    #   raises IO::TimeoutError when it passes ({Scheduler#io_wait}).
     #
     # Each system call is one IO::Buffer#read / #write / #pread / #pwrite
     # (straight into Ruby's memory, no copy) run in a {BlockingFiber}, so
@@ -124,7 +127,7 @@ module Heddle
         when EAGAIN
           return EAGAIN if done.zero? && length.zero?
 
-          io_wait(io, WAIT_FOR.fetch(operation), nil)
+          io_wait(io, WAIT_FOR.fetch(operation), nil) # at most io.timeout: raises IO::TimeoutError
           nil
         when EINTR then nil
         when 0 then done

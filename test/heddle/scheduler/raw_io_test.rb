@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "socket"
 require_relative "bounded"
 
 # io_read / io_write with Ruby 3.1's semantics: length is the minimum to
@@ -218,5 +219,93 @@ class SchedulerRawIOTest < Minitest::Test
       writer.write("hello")
     end
     read.await_result
+  end
+end
+
+# An IO closed by another thread while a fiber of Heddle.run waits on it:
+# the fiber sees IOError (closed stream), as a thread blocked on it would, on
+# either selector (a class per back end below) and either IO path
+# (native_io_test.rb runs this file again in pure Ruby).
+module RawIOClosedUnderAWait
+  include OnIOWatchBackend
+
+  def setup
+    @experimental = Warning[:experimental]
+    Warning[:experimental] = false
+  end
+
+  def teardown
+    Warning[:experimental] = @experimental
+  end
+
+  def test_a_read_raises_ioerror
+    assert_equal :closed, closed_under(:reader) { |reader, _| reader.read(1) }
+  end
+
+  def test_a_write_raises_ioerror
+    assert_equal :closed, closed_under(:writer) { |_, writer| writer.write("y" * 65_536) }
+  end
+
+  def test_io_buffer_read_raises_ioerror
+    assert_equal :closed, closed_under(:reader) { |reader, _| IO::Buffer.new(4).read(reader, 4) }
+  end
+
+  def test_io_buffer_write_raises_ioerror
+    assert_equal :closed, closed_under(:writer) { |_, writer| IO::Buffer.new(65_536).write(writer, 65_536) }
+  end
+
+  def test_wait_readable_raises_ioerror
+    assert_equal :closed, closed_under(:reader) { |reader, _| reader.wait_readable }
+  end
+
+  def test_a_socket_read_raises_ioerror
+    assert_equal :closed, closed_under(:reader, UNIXSocket.pair) { |reader, _| reader.read(1) }
+  end
+
+  private
+
+  # Runs the block in Heddle.run while another thread closes one end.
+  # @return [Object, :closed] the block's value, or :closed for IOError
+  def closed_under(side, ends = IO.pipe)
+    reader, writer = ends
+    writer.write_nonblock("x" * (1 << 20), exception: false) if side == :writer # full
+    on_backend do
+      closer = Thread.new do
+        sleep 0.02
+        (side == :reader ? reader : writer).close
+      end
+      outcome = closed { Heddle.run { yield reader, writer } }
+      closer.join
+      outcome
+    end
+  ensure
+    ends.each { |io| io.close unless io.closed? }
+  end
+
+  # Ruby says "closed stream", or "stream closed in another thread" to a
+  # thread it finds waiting on the descriptor.
+  def closed
+    yield
+  rescue IOError => e
+    raise unless ["closed stream", "stream closed in another thread"].include?(e.message)
+
+    :closed
+  end
+end
+
+class RawIOClosedUnderAWaitSelectTest < Minitest::Test
+  include RawIOClosedUnderAWait
+
+  def backend = Heddle::EventLoop::Selectors::SelectWatch
+end
+
+class RawIOClosedUnderAWaitNIOTest < Minitest::Test
+  include RawIOClosedUnderAWait
+
+  def backend = Heddle::EventLoop::Selectors::NIOWatch
+
+  def setup
+    super
+    skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
 end

@@ -130,6 +130,7 @@ module Heddle
     # @param timeout [Numeric, nil] nil: at most +io.timeout+, or no limit
     # @return [Integer, false] the ready events, false when +timeout+ passed
     # @raise [IO::TimeoutError] when +io.timeout+ passed (no +timeout+ given)
+    # @raise [IOError] when +io+ was closed (by another thread, say) while it waited
     def io_wait(io, events, timeout = nil)
       return wait_for(io, events, timeout) if timeout || !IO_TIMEOUT || !(limit = io.timeout)
 
@@ -225,6 +226,7 @@ module Heddle
       watch(io, events, evaluation, true)
       return false unless evaluation.__await__(timeout, false)
 
+      open!(io)
       events == IO::WRITABLE || !events.allbits?(IO::WRITABLE) ? events : ready_events(io, events)
     ensure
       watch(io, events, evaluation, false) if evaluation
@@ -236,9 +238,18 @@ module Heddle
       evaluation = Evaluation.current
       watch = @loop.io
       watch.add_reader(io, evaluation)
-      evaluation.__await__(timeout, false) && IO::READABLE
+      evaluation.__await__(timeout, false) && open!(io) && IO::READABLE
     ensure
       watch&.remove_reader(io, evaluation)
+    end
+
+    # The loop wakes the waiters of an IO closed under them as if it were
+    # ready; Ruby's wait without a scheduler raises then, and so does this.
+    # @return [true]
+    def open!(io)
+      raise IOError, "closed stream" if io.closed?
+
+      true
     end
 
     # Registers (or removes) +evaluation+ as a waiter for +events+ on +io+.

@@ -167,6 +167,19 @@ class SchedulerRawIOTest < Minitest::Test
     assert_equal [IO::TimeoutError, nil, nil], result
   end
 
+  # IO::Buffer#read with a minimum length waits inside the hook: a
+  # with_timeout around it unwinds it there.
+  def test_with_timeout_bounds_io_buffer_read_of_a_pipe_nobody_writes
+    result = run_bounded do
+      reader, _writer = IO.pipe
+      Heddle.with_timeout(0.01) { IO::Buffer.new(1).read(reader, 1) }
+    rescue Heddle::Evaluation::TimeoutError => e
+      e.class
+    end
+
+    assert_equal Heddle::Evaluation::TimeoutError, result
+  end
+
   # A pipe heddle's C path took for a stream, reopened onto a file (IO#reopen
   # keeps the descriptor's number): it is read as a file from then on.
   def test_a_pipe_reopened_onto_a_file_after_use_reads_the_file

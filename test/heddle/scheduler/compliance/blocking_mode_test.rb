@@ -106,6 +106,27 @@ class ComplianceBlockingModeTest < Minitest::Test
     assert_equal [:reading, :other, :wrote, "b"], order
   end
 
+  # Heddle.with_timeout inside Heddle.run is a loop timer: it bounds a read
+  # only if the read waits in the loop. On Ruby 3.1 a pipe switched to
+  # blocking mode after use sat in read(2) with the GVL held, on both IO
+  # paths (IO::Buffer#read, IO#read alike), and the timeout never fired.
+  def test_with_timeout_bounds_a_read_of_a_pipe_switched_to_blocking_mode_after_use
+    @peer = :heddle
+    skip "heddle's pure-Ruby path remembers the mode here (docs/scheduler.md)" if remembers_mode?
+    result = in_fresh_peer(<<~RUBY, prelude: PRELUDE)
+      reader, _writer = IO.pipe # nothing is ever written
+      reader.read_nonblock(1, exception: false) # read once while non-blocking
+      reader.nonblock = false
+      [-> { IO::Buffer.new(1).read(reader, 1) }, -> { reader.read(1) }].map do |read|
+        Heddle.with_timeout(0.01, &read)
+      rescue Heddle::Evaluation::TimeoutError => e
+        e.class.name
+      end
+    RUBY
+
+    assert_equal ["Heddle::Evaluation::TimeoutError"] * 2, result
+  end
+
   # Ruby passes io_read length 0 for sysread as for read_nonblock, so no
   # scheduler can tell them apart: on an empty pipe sysread raises EAGAIN
   # under both peers (without a scheduler it waits). With data it reads.

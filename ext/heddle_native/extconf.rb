@@ -7,14 +7,20 @@
 require "mkmf"
 
 # Ruby 3.3 renamed IO::Buffer's accessors (3.1: rb_io_buffer_get_mutable /
-# _immutable); rb_io_descriptor is 3.1's +GetOpenFile+ and +fptr->fd+ made public.
+# _immutable); rb_io_descriptor is 3.1's +GetOpenFile+ and +fptr->fd+ made
+# public, rb_io_path (3.3) its +fptr->pathv+. The read or write must never
+# wait whatever the descriptor's mode: preadv2/pwritev2 with RWF_NOWAIT
+# (Linux) for pipes and sockets, else recv/send with MSG_DONTWAIT for sockets.
 # @return [Boolean] whether this machine can build the C path
 def heddle_native_buildable?
   have_func("rb_io_descriptor", "ruby/io.h")
+  have_func("rb_io_path", "ruby/io.h")
+  %w[preadv2 pwritev2].each { |name| have_func(name, "sys/uio.h") }
+  have_const("RWF_NOWAIT", "sys/uio.h")
   have_header("ruby/io/buffer.h") &&
     (have_func("rb_io_buffer_get_bytes_for_writing", "ruby/io/buffer.h") ||
      have_func("rb_io_buffer_get_mutable", "ruby/io/buffer.h")) &&
-    have_func("read", "unistd.h")
+    have_const("MSG_DONTWAIT", "sys/socket.h")
 rescue RuntimeError => e
   # No working C compiler: mkmf raises ("You have to install development tools first").
   warn "heddle: #{e.message.lines.first.chomp} The scheduler's C path is skipped: heddle runs in pure Ruby."

@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "open3"
+require "socket"
 require "tmpdir"
 
 # The optional C hot path of io_read / io_write (ext/heddle_native, loaded by
@@ -9,6 +10,8 @@ require "tmpdir"
 # raising, and the pure-Ruby path it stands in for still passing the same
 # hook tests without it (HEDDLE_NATIVE=0).
 class SchedulerNativeIOTest < Minitest::Test
+  include FreshRuby
+
   ROOT = File.expand_path("../../..", __dir__)
   EAGAIN = -Errno::EAGAIN::Errno
   NATIVE = Heddle::Scheduler::NATIVE_IO
@@ -60,6 +63,52 @@ class SchedulerNativeIOTest < Minitest::Test
     reader.close
 
     assert_raises(IOError) { NATIVE.read(reader, IO::Buffer.new(4), 0) }
+  end
+
+  def test_pipes_and_sockets_are_streams_files_are_not
+    native!
+    left, right = UNIXSocket.pair
+    File.open(__FILE__) do |file|
+      assert_equal [true, true, false], [NATIVE.stream?(@ios.first), NATIVE.stream?(left), NATIVE.stream?(file)]
+    end
+  ensure
+    [left, right].each { |socket| socket&.close }
+  end
+
+  # A library's `io.nonblock = false` after heddle remembered the IO: the
+  # read(2) this path made then waited with the GVL held, and every thread
+  # of the process with it. Its calls never wait, whatever the mode, and
+  # leave the mode as it was. In a fresh Ruby: a regression stops the VM.
+  def test_a_pipe_in_blocking_mode_answers_eagain_both_ways_and_keeps_its_mode
+    native!
+    result = in_fresh_ruby(<<~RUBY, prelude: "require 'heddle'\nrequire 'io/nonblock'", limit: 20)
+      Warning[:experimental] = false
+      native = Heddle::Scheduler::NATIVE_IO
+      reader, writer = IO.pipe
+      [reader, writer].each { |io| io.nonblock = false }
+      writer.write("x" * 65_536) # the pipe is full
+      empty_reader, = IO.pipe
+      empty_reader.nonblock = false
+      [native.read(empty_reader, IO::Buffer.new(4), 0), native.write(writer, IO::Buffer.for("y"), 0),
+       empty_reader.nonblock?, writer.nonblock?]
+    RUBY
+
+    assert_equal [EAGAIN, EAGAIN, false, false], result
+  end
+
+  # IO#reopen keeps the descriptor's number: a pipe heddle took for a stream
+  # may be a file now, which a call that cannot wait reads as "not cached
+  # yet". The C path hands it back (nil) to Ruby's path.
+  def test_a_stream_reopened_onto_a_file_is_handed_back
+    native!
+    reader, = @ios
+    assert NATIVE.stream?(reader)
+    File.open(__FILE__) { |file| reader.reopen(file) }
+
+    File.open(File::NULL, "w") { |null| @ios.last.reopen(null) }
+
+    assert_nil NATIVE.read(reader, IO::Buffer.new(4), 0)
+    assert_nil NATIVE.write(@ios.last, IO::Buffer.for("y"), 0)
   end
 
   # The fallback: every io hook test and the blocking-mode cases (whose fresh

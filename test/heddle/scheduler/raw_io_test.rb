@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "socket"
 require_relative "bounded"
 
 # io_read / io_write with Ruby 3.1's semantics: length is the minimum to
@@ -120,6 +121,79 @@ class SchedulerRawIOTest < Minitest::Test
     assert_equal [5, 5, "hello"], result
   end
 
+  # IO#read's own wait in a fiber: IO#timeout= bounds it as without a
+  # scheduler (Ruby passes the hook no timeout and leaves the IO's to it).
+  def test_io_timeout_bounds_a_read_and_a_write
+    needs_io_timeout
+    result = run_bounded do
+      reader, = IO.pipe # empty
+      _, writer = IO.pipe
+      writer.write_nonblock("x" * (1 << 20), exception: false) # full
+      [reader, writer].each { |io| io.timeout = 0.01 }
+      [timed_out { reader.read(1) }, timed_out { reader.gets }, timed_out { writer.write("y") },
+       timed_out { writer.puts("y") }]
+    end
+
+    assert_equal [IO::TimeoutError] * 4, result
+  end
+
+  # A transfer with a minimum length waits inside the hook, and IO::Buffer
+  # has no wait of its own: the hook raises.
+  def test_io_timeout_bounds_io_buffer_read_and_write
+    needs_io_timeout
+    result = run_bounded do
+      reader, = IO.pipe # empty
+      _, writer = IO.pipe
+      writer.write_nonblock("x" * (1 << 20), exception: false) # full
+      [reader, writer].each { |io| io.timeout = 0.01 }
+      [timed_out { IO::Buffer.new(1).read(reader, 1) }, timed_out { IO::Buffer.new(8).write(writer, 8) }]
+    end
+
+    assert_equal [IO::TimeoutError] * 2, result
+  end
+
+  # IO#wait_readable with no limit waits io.timeout and raises, as IO#timeout=
+  # documents; a limit given to the call is the call's (nil when it passes).
+  def test_io_timeout_bounds_wait_readable_unless_the_call_gives_a_limit
+    needs_io_timeout
+    result = run_bounded do
+      reader, = IO.pipe
+      reader.timeout = 0.01
+      given = reader.wait_readable(0.01)
+      reader.timeout = 60
+      [timed_out { reader.dup.tap { |io| io.timeout = 0.01 }.wait_readable }, given, reader.wait_readable(0.01)]
+    end
+
+    assert_equal [IO::TimeoutError, nil, nil], result
+  end
+
+  # IO::Buffer#read with a minimum length waits inside the hook: a
+  # with_timeout around it unwinds it there.
+  def test_with_timeout_bounds_io_buffer_read_of_a_pipe_nobody_writes
+    result = run_bounded do
+      reader, _writer = IO.pipe
+      Heddle.with_timeout(0.01) { IO::Buffer.new(1).read(reader, 1) }
+    rescue Heddle::Evaluation::TimeoutError => e
+      e.class
+    end
+
+    assert_equal Heddle::Evaluation::TimeoutError, result
+  end
+
+  # A pipe heddle's C path took for a stream, reopened onto a file (IO#reopen
+  # keeps the descriptor's number): it is read as a file from then on.
+  def test_a_pipe_reopened_onto_a_file_after_use_reads_the_file
+    result = run_bounded do
+      reader, writer = IO.pipe
+      writer.write("p")
+      first = reader.read(1)
+      File.open(__FILE__) { |file| reader.reopen(file) }
+      [first, reader.read(22)]
+    end
+
+    assert_equal ["p", "# frozen_string_litera"], result
+  end
+
   def test_without_io_hooks_ruby_reads_and_writes_itself_and_waits_through_io_wait
     log = []
     scheduler, data = bounded do
@@ -136,6 +210,17 @@ class SchedulerRawIOTest < Minitest::Test
 
   private
 
+  def needs_io_timeout
+    skip "Ruby #{RUBY_VERSION} has no IO#timeout" unless IO.method_defined?(:timeout)
+  end
+
+  # @return [Class, Object] the error's class, or the block's value
+  def timed_out
+    yield
+  rescue IO::TimeoutError => e
+    e.class
+  end
+
   def read_while_written(log)
     reader, writer = IO.pipe
     read = Heddle.concurrently do
@@ -147,5 +232,93 @@ class SchedulerRawIOTest < Minitest::Test
       writer.write("hello")
     end
     read.await_result
+  end
+end
+
+# An IO closed by another thread while a fiber of Heddle.run waits on it:
+# the fiber sees IOError (closed stream), as a thread blocked on it would, on
+# either selector (a class per back end below) and either IO path
+# (native_io_test.rb runs this file again in pure Ruby).
+module RawIOClosedUnderAWait
+  include OnIOWatchBackend
+
+  def setup
+    @experimental = Warning[:experimental]
+    Warning[:experimental] = false
+  end
+
+  def teardown
+    Warning[:experimental] = @experimental
+  end
+
+  def test_a_read_raises_ioerror
+    assert_equal :closed, closed_under(:reader) { |reader, _| reader.read(1) }
+  end
+
+  def test_a_write_raises_ioerror
+    assert_equal :closed, closed_under(:writer) { |_, writer| writer.write("y" * 65_536) }
+  end
+
+  def test_io_buffer_read_raises_ioerror
+    assert_equal :closed, closed_under(:reader) { |reader, _| IO::Buffer.new(4).read(reader, 4) }
+  end
+
+  def test_io_buffer_write_raises_ioerror
+    assert_equal :closed, closed_under(:writer) { |_, writer| IO::Buffer.new(65_536).write(writer, 65_536) }
+  end
+
+  def test_wait_readable_raises_ioerror
+    assert_equal :closed, closed_under(:reader) { |reader, _| reader.wait_readable }
+  end
+
+  def test_a_socket_read_raises_ioerror
+    assert_equal :closed, closed_under(:reader, UNIXSocket.pair) { |reader, _| reader.read(1) }
+  end
+
+  private
+
+  # Runs the block in Heddle.run while another thread closes one end.
+  # @return [Object, :closed] the block's value, or :closed for IOError
+  def closed_under(side, ends = IO.pipe)
+    reader, writer = ends
+    writer.write_nonblock("x" * (1 << 20), exception: false) if side == :writer # full
+    on_backend do
+      closer = Thread.new do
+        sleep 0.02
+        (side == :reader ? reader : writer).close
+      end
+      outcome = closed { Heddle.run { yield reader, writer } }
+      closer.join
+      outcome
+    end
+  ensure
+    ends.each { |io| io.close unless io.closed? }
+  end
+
+  # Ruby says "closed stream", or "stream closed in another thread" to a
+  # thread it finds waiting on the descriptor.
+  def closed
+    yield
+  rescue IOError => e
+    raise unless ["closed stream", "stream closed in another thread"].include?(e.message)
+
+    :closed
+  end
+end
+
+class RawIOClosedUnderAWaitSelectTest < Minitest::Test
+  include RawIOClosedUnderAWait
+
+  def backend = Heddle::EventLoop::Selectors::SelectWatch
+end
+
+class RawIOClosedUnderAWaitNIOTest < Minitest::Test
+  include RawIOClosedUnderAWait
+
+  def backend = Heddle::EventLoop::Selectors::NIOWatch
+
+  def setup
+    super
+    skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
 end

@@ -21,9 +21,20 @@ module Heddle
       # read when the next call would block, so length is always 0 there.)
       OFFSETS = IO::Buffer.instance_method(:read).arity != 2
 
+      # Whether IO::Buffer#read and #write run their system call in Ruby's
+      # blocking region, the GVL released: so from the Ruby that gave them an
+      # offset on (3.2's io_buffer.c moved the call there in the same
+      # change), which is why OFFSETS answers it; 3.1's call read(2) holding
+      # the GVL. Where they hold it, a read of a descriptor switched to
+      # blocking mode after it was remembered non-blocking would stop every
+      # thread of the process, so the mode is asked on every call there
+      # (see #without_blocking).
+      RELEASES_GVL = OFFSETS
+
       # The C hot path ({NativeIOLoader}), or nil: with it, a read or write of
-      # an IO known to be non-blocking is one C call in the calling fiber,
-      # without this fiber (docs/scheduler.md, "What each choice bought").
+      # a pipe or socket is one C call in the calling fiber, without this
+      # fiber, and never waits whatever the descriptor's mode
+      # (docs/scheduler.md, "What each choice bought").
       NATIVE = NATIVE_IO
 
       # {#serve} is the fiber's body, entered once per scheduler: warmed up
@@ -35,6 +46,9 @@ module Heddle
         @fiber = Fiber.new(blocking: true) { serve(false) }
         # IO => its descriptor, for the IOs found non-blocking (see #without_blocking)
         @nonblocking = ObjectSpace::WeakMap.new
+        # IO => its descriptor when NATIVE takes it (a pipe or socket), false
+        # when it does not (see #native?)
+        @streams = ObjectSpace::WeakMap.new
       end
 
       # One read(2) into +buffer+ (+operation+ :read) or write(2) from it
@@ -49,8 +63,11 @@ module Heddle
       # @return [Integer, Exception] bytes moved (0 on a read: end of file),
       #   -errno, or the error raised (a closed stream)
       def transfer(operation, buffer, io, offset, from = nil)
-        if NATIVE && !from && known_nonblocking?(io)
-          return operation == :read ? NATIVE.read(io, buffer, offset) : NATIVE.write(io, buffer, offset)
+        if NATIVE && !from && native?(io)
+          result = operation == :read ? NATIVE.read(io, buffer, offset) : NATIVE.write(io, buffer, offset)
+          return result if result
+
+          @streams[io] = false # the kernel or the descriptor refused a call that cannot wait
         end
 
         @operation = operation
@@ -72,9 +89,19 @@ module Heddle
 
       private
 
-      # @return [Boolean] whether +io+ was found non-blocking (see #without_blocking)
-      def known_nonblocking?(io)
-        @nonblocking[io] == io.fileno
+      # Whether NATIVE reads and writes +io+: a pipe or socket, which its
+      # calls read and write without waiting whatever the descriptor's mode.
+      # Asked once per IO (one fstat), as a pipe round trip cannot afford a
+      # system call more (see the scheduler benchmark).
+      # @return [Boolean]
+      def native?(io)
+        known = @streams[io]
+        return known == io.fileno if known
+        return false if known == false
+
+        stream = NATIVE.stream?(io)
+        @streams[io] = stream && io.fileno
+        stream
       rescue IOError
         false # closed: the blocking fiber reports it as for any call
       end
@@ -115,18 +142,19 @@ module Heddle
       # included, and on Ruby 3.1 out of reach of signals: it is made
       # non-blocking for this one system call, then restored, as io-event
       # does (async), so that it answers -EAGAIN and the fiber waits in the
-      # loop instead. An IO found non-blocking is remembered with its
-      # descriptor and not asked again: the fcntl(F_GETFL) per call cost
-      # a sixth of a pipe round trip (docs/scheduler.md, "What each choice
-      # bought"). An IO switched to blocking mode after that is the one case
-      # it misses (docs/scheduler.md, "Differences from async").
+      # loop instead. Where IO::Buffer#read releases the GVL (RELEASES_GVL),
+      # an IO found non-blocking is remembered with its descriptor and not
+      # asked again: the fcntl(F_GETFL) per call cost a sixth of a pipe round
+      # trip (docs/scheduler.md, "What each choice bought"). An IO switched
+      # to blocking mode after that then blocks this thread, and only it,
+      # until its read returns (docs/scheduler.md, "Differences from async").
       def without_blocking(io)
         descriptor = io.fileno
-        return yield if @nonblocking[io] == descriptor
+        return yield if RELEASES_GVL && @nonblocking[io] == descriptor
 
         flags = io.fcntl(Fcntl::F_GETFL)
         if flags.anybits?(Fcntl::O_NONBLOCK)
-          @nonblocking[io] = descriptor
+          @nonblocking[io] = descriptor if RELEASES_GVL
           return yield
         end
 

@@ -17,19 +17,22 @@ module Heddle
     #   Ruby decides: a blocking read calls {Scheduler#io_wait} and retries,
     #   +read_nonblock+ raises IO::EAGAINWaitReadable as it must;
     # - return the byte count (0 at end of file) or a negative errno, never
-    #   raise for an OS error.
+    #   raise for an OS error; a closed stream raises IOError, as Ruby's own
+    #   IO does;
+    # - a transfer that must wait (length > 0) waits at most +io.timeout+
+    #   per wait (IO#timeout=, Ruby 3.2), as Ruby's own IO#read does, and
+    #   raises IO::TimeoutError when it passes ({Scheduler#io_wait}).
     #
     # Each system call is one IO::Buffer#read / #write / #pread / #pwrite
     # (straight into Ruby's memory, no copy) run in a {BlockingFiber}, so
-    # that it calls no hook; or, for an IO known to be non-blocking, one
-    # read(2)/write(2) in C when heddle's C path is built ({NativeIOLoader}).
-    # A descriptor in blocking mode (an inherited STDIN, +io.nonblock =
-    # false+) is made non-blocking for that one call ({BlockingFiber}), so it
-    # answers -EAGAIN and the fiber waits in the loop instead of blocking the
-    # thread.
+    # that it calls no hook; or, for a pipe or socket, one read or write in C
+    # that never waits, whatever the descriptor's mode, when heddle's C path
+    # is built ({NativeIOLoader}). On Ruby's path a descriptor in blocking
+    # mode (an inherited STDIN, +io.nonblock = false+) is made non-blocking
+    # for that one call ({BlockingFiber}), so it answers -EAGAIN and the
+    # fiber waits in the loop instead of blocking the thread.
     module RawIO
       EAGAIN = -Errno::EAGAIN::Errno
-      EBADF = -Errno::EBADF::Errno
       EINTR = -Errno::EINTR::Errno
       # What a transfer waits for when its system call would block.
       WAIT_FOR = { read: IO::READABLE, pread: IO::READABLE, write: IO::WRITABLE }.freeze
@@ -71,12 +74,12 @@ module Heddle
 
       # @param error [Integer, Exception] a -errno, or an error raised
       # @return [Integer] the negative errno Ruby expects for +error+
-      # @raise [Exception] +error+ when it is no OS or stream error
+      # @raise [Exception] +error+ when it is no OS error: a closed stream's
+      #   IOError among them, raised as Ruby's IO::Buffer#read raises it
       def self.errno(error)
         case error
         when Integer then error
         when SystemCallError then -error.errno
-        when IOError then EBADF
         else raise error
         end
       end
@@ -124,7 +127,7 @@ module Heddle
         when EAGAIN
           return EAGAIN if done.zero? && length.zero?
 
-          io_wait(io, WAIT_FOR.fetch(operation), nil)
+          io_wait(io, WAIT_FOR.fetch(operation), nil) # at most io.timeout: raises IO::TimeoutError
           nil
         when EINTR then nil
         when 0 then done

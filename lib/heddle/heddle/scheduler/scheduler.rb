@@ -26,6 +26,12 @@ module Heddle
     include PositionalIO if BlockingFiber::OFFSETS
     include IOSelect
 
+    # Whether IOs carry a timeout (IO#timeout=, Ruby 3.2): Ruby passes the
+    # hooks no timeout for a read or write and leaves the IO's to them.
+    IO_TIMEOUT = IO.method_defined?(:timeout)
+    # How IO::TimeoutError's message names what a wait waited for.
+    WAITED_FOR = { IO::READABLE => "readable", IO::WRITABLE => "writable" }.freeze
+
     # @return [Thread] the thread the scheduler (and its loop) belong to
     attr_reader :thread
     # @return [EventLoop]
@@ -112,20 +118,24 @@ module Heddle
     # IO::WRITABLE, or-ed). Ruby calls it after a read or write found the IO
     # not ready, so it registers at once, without the poll that
     # Heddle.await_readable tries first (see the scheduler benchmark).
+    #
+    # Ruby passes no +timeout+ for the waits of IO#read, #write, #gets,
+    # #puts, #wait_readable, ... and leaves the IO's own (IO#timeout=, Ruby
+    # 3.2) to the scheduler: it waits at most +io.timeout+ then and raises
+    # IO::TimeoutError, as IO#timeout= documents (and async does). Returning
+    # false instead made Ruby 3.3 raise whatever errno the loop's Ruby code
+    # left behind (Errno::ENOTTY) out of IO#read.
     # @param io [IO]
     # @param events [Integer]
-    # @param timeout [Numeric, nil]
-    # @return [Integer, false] the ready events, false on timeout
+    # @param timeout [Numeric, nil] nil: at most +io.timeout+, or no limit
+    # @return [Integer, false] the ready events, false when +timeout+ passed
+    # @raise [IO::TimeoutError] when +io.timeout+ passed (no +timeout+ given)
+    # @raise [IOError] when +io+ was closed (by another thread, say) while it waited
     def io_wait(io, events, timeout = nil)
-      return io_wait_readable(io, timeout) if events == IO::READABLE
+      return wait_for(io, events, timeout) if timeout || !IO_TIMEOUT || !(limit = io.timeout)
 
-      evaluation = Evaluation.current
-      watch(io, events, evaluation, true)
-      return false unless evaluation.__await__(timeout, false)
-
-      events == IO::WRITABLE || !events.allbits?(IO::WRITABLE) ? events : ready_events(io, events)
-    ensure
-      watch(io, events, evaluation, false) if evaluation
+      wait_for(io, events, limit) or
+        raise IO::TimeoutError, "Timed out waiting for IO to become #{WAITED_FOR.fetch(events, 'ready')}!"
     end
 
     # Process.wait / waitpid / Process::Status.wait: waits in a thread of its
@@ -208,15 +218,38 @@ module Heddle
       evaluation.resume!(true) if evaluation.waiting?
     end
 
+    # {#io_wait} with its timeout settled.
+    def wait_for(io, events, timeout)
+      return io_wait_readable(io, timeout) if events == IO::READABLE
+
+      evaluation = Evaluation.current
+      watch(io, events, evaluation, true)
+      return false unless evaluation.__await__(timeout, false)
+
+      open!(io)
+      events == IO::WRITABLE || !events.allbits?(IO::WRITABLE) ? events : ready_events(io, events)
+    ensure
+      watch(io, events, evaluation, false) if evaluation
+    end
+
     # io_wait for IO::READABLE alone, what every blocked read asks: no
     # event arithmetic (hot path, see the scheduler benchmark).
     def io_wait_readable(io, timeout)
       evaluation = Evaluation.current
       watch = @loop.io
       watch.add_reader(io, evaluation)
-      evaluation.__await__(timeout, false) && IO::READABLE
+      evaluation.__await__(timeout, false) && open!(io) && IO::READABLE
     ensure
       watch&.remove_reader(io, evaluation)
+    end
+
+    # The loop wakes the waiters of an IO closed under them as if it were
+    # ready; Ruby's wait without a scheduler raises then, and so does this.
+    # @return [true]
+    def open!(io)
+      raise IOError, "closed stream" if io.closed?
+
+      true
     end
 
     # Registers (or removes) +evaluation+ as a waiter for +events+ on +io+.

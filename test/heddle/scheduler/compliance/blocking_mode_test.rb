@@ -70,6 +70,63 @@ class ComplianceBlockingModeTest < Minitest::Test
     assert_equal [true, :reading, :other, "hello"], order
   end
 
+  # A library's `io.nonblock = false` after the scheduler read the IO (heddle
+  # remembers the IOs it found non-blocking): heddle's C path then waited in
+  # read(2) holding the GVL, so the thread that was to write never ran and
+  # the process hung. No path may stop the other threads.
+  compliance "a_pipe_switched_to_blocking_mode_after_use_stops_no_other_thread" do
+    result = in_fresh_peer(<<~RUBY, prelude: PRELUDE)
+      reader, writer = IO.pipe
+      reader.read_nonblock(1, exception: false) # read once while non-blocking
+      reader.nonblock = false
+      other = Thread.new { sleep 0.01; writer.write("x"); :wrote }
+      [reader.read(1), other.value, reader.nonblock?]
+    RUBY
+
+    assert_equal ["x", :wrote, false], result
+  end
+
+  # The same switch, the write coming from another fiber: the read waits in
+  # the loop. heddle's pure-Ruby path on a Ruby whose IO::Buffer#read
+  # releases the GVL still remembers the mode and waits in read(2), which
+  # stops this thread's fibers but no other thread (docs/scheduler.md).
+  compliance "a_pipe_switched_to_blocking_mode_after_use_lets_the_other_fibers_run" do
+    skip "heddle's pure-Ruby path remembers the mode here (docs/scheduler.md)" if @peer == :heddle && remembers_mode?
+    order = in_fresh_peer(<<~RUBY, prelude: PRELUDE)
+      order = []
+      reader, writer = IO.pipe
+      writer.write("a")
+      reader.read(1) # read once while non-blocking
+      reader.nonblock = false
+      Fiber.schedule { order << :reading << reader.read(1) }
+      Fiber.schedule { order << :other; sleep 0.001; writer.write("b"); order << :wrote }
+      order
+    RUBY
+
+    assert_equal [:reading, :other, :wrote, "b"], order
+  end
+
+  # Heddle.with_timeout inside Heddle.run is a loop timer: it bounds a read
+  # only if the read waits in the loop. On Ruby 3.1 a pipe switched to
+  # blocking mode after use sat in read(2) with the GVL held, on both IO
+  # paths (IO::Buffer#read, IO#read alike), and the timeout never fired.
+  def test_with_timeout_bounds_a_read_of_a_pipe_switched_to_blocking_mode_after_use
+    @peer = :heddle
+    skip "heddle's pure-Ruby path remembers the mode here (docs/scheduler.md)" if remembers_mode?
+    result = in_fresh_peer(<<~RUBY, prelude: PRELUDE)
+      reader, _writer = IO.pipe # nothing is ever written
+      reader.read_nonblock(1, exception: false) # read once while non-blocking
+      reader.nonblock = false
+      [-> { IO::Buffer.new(1).read(reader, 1) }, -> { reader.read(1) }].map do |read|
+        Heddle.with_timeout(0.01, &read)
+      rescue Heddle::Evaluation::TimeoutError => e
+        e.class.name
+      end
+    RUBY
+
+    assert_equal ["Heddle::Evaluation::TimeoutError"] * 2, result
+  end
+
   # Ruby passes io_read length 0 for sysread as for read_nonblock, so no
   # scheduler can tell them apart: on an empty pipe sysread raises EAGAIN
   # under both peers (without a scheduler it waits). With data it reads.
@@ -118,6 +175,11 @@ class ComplianceBlockingModeTest < Minitest::Test
   end
 
   private
+
+  # Whether heddle reads in pure Ruby and remembers each IO's mode there.
+  def remembers_mode?
+    Heddle::Scheduler::NATIVE_IO.nil? && Heddle::Scheduler::BlockingFiber::RELEASES_GVL
+  end
 
   def async_version
     require "async"

@@ -83,6 +83,28 @@ class ComplianceIOTest < Minitest::Test
     assert_equal 2, ticks
   end
 
+  # IO#timeout= (Ruby 3.2) inside a fiber: Ruby passes the hooks no timeout
+  # and leaves the IO's to the scheduler, which raises IO::TimeoutError for
+  # a read, a write, IO::Buffer and a wait with no limit of its own, as
+  # IO#timeout= documents.
+  compliance "io_timeout_raises_io_timeout_error" do
+    skip "Ruby #{RUBY_VERSION} has no IO#timeout" unless IO.method_defined?(:timeout)
+    result = under_peer do
+      reader, = IO.pipe # empty
+      _, writer = IO.pipe
+      writer.write_nonblock("x" * (1 << 20), exception: false) # full
+      [reader, writer].each { |io| io.timeout = 0.01 }
+      [-> { reader.read(1) }, -> { writer.write("y") }, -> { IO::Buffer.new(1).read(reader, 1) },
+       -> { reader.wait_readable }].map do |call|
+        call.call
+      rescue IO::TimeoutError => e
+        e.class
+      end
+    end
+
+    assert_equal [IO::TimeoutError] * 4, result
+  end
+
   compliance "wait_for_both_directions_answers_the_ready_one" do
     result = under_peer do
       _, writer = IO.pipe

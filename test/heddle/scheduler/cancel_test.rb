@@ -55,9 +55,19 @@ class SchedulerCancelTest < Minitest::Test
   private
 
   # A sleeper whose ensure waits, a Queue#pop, and a child that started a
-  # grandchild and waits; +children+ gets the three children.
+  # grandchild and waits; +children+ gets the three children. Returns once
+  # all four have started (a fixed sleep was not always enough under load:
+  # the grandchild, never started, ran no ensure).
   def start_children(log, children)
+    started = []
+    start_waiters(log, children, started)
+    sleep 0.001 until started.size == 4
+    true
+  end
+
+  def start_waiters(log, children, started)
     children << Heddle.concurrently do
+      started << :sleeper
       sleep 30
     ensure
       log << :sleeper_ensure
@@ -65,16 +75,17 @@ class SchedulerCancelTest < Minitest::Test
       log << :sleeper_ensure_waited
     end
     children << Heddle.concurrently do
+      started << :popper
       Queue.new.pop
     ensure
       log << :popper_ensure
     end
-    children << Heddle.concurrently { start_grandchild(log) && Heddle.await_resume! }
-    sleep 0.001 # every child waits now
+    children << Heddle.concurrently { (started << :child) && start_grandchild(log, started) && Heddle.await_resume! }
   end
 
-  def start_grandchild(log)
+  def start_grandchild(log, started)
     Heddle.concurrently do
+      started << :grandchild
       Heddle.await_resume!
     ensure
       log << :grandchild_ensure

@@ -63,6 +63,9 @@ module CompliancePeers
     bounded(limit) do
       # async logs "Task may have ended with unhandled exception" as a
       # warning, from the thread of its reactor, when the reactor ends
+      # (async, which brings Console, is loaded first: a seed may run this
+      # case before any other async one)
+      require "async" if quiet
       level = Console.logger.level if quiet
       Console.logger.level = :error if quiet
       runner.call(body)

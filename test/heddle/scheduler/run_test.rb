@@ -71,7 +71,9 @@ class HeddleRunTest < Minitest::Test
       log << :block
     end
 
-    assert_equal %i[block forgotten fiber proc], log
+    # all three ended before Heddle.run returned (in an order the sleeps
+    # only suggest: under load a queued start can begin its sleep late)
+    assert_equal [:block, %i[fiber forgotten proc]], [log.first, log.drop(1).sort]
   end
 
   def test_concurrent_procs_started_inside_get_the_scheduler

@@ -93,6 +93,19 @@ class DeadlineTest < Minitest::Test
     assert_equal [], outcomes.flat_map { |thread| joined(thread) }.uniq - %i[done timed_out]
   end
 
+  # The watchdog starts inside with_timeout's masked bookkeeping, and a new
+  # thread inherits its maker's masks: it must still take a Thread#raise.
+  def test_the_watchdog_thread_takes_interrupts
+    release = Thread::Queue.new
+    timed = Thread.new { Heddle.with_timeout(30) { release.pop } } # keeps a watch, so the watchdog stays
+    Thread.pass until (watchdog = Thread.list.find { |thread| thread.name == "heddle with_timeout watchdog" })
+    watchdog.raise(Boom)
+    assert_raises(Boom) { watchdog.join(10) || flunk("the watchdog did not take the raise") }
+  ensure
+    release << :done
+    timed&.join(10)
+  end
+
   private
 
   def joined(thread)

@@ -50,8 +50,11 @@ module Heddle
 
         private
 
+        # A new thread inherits its maker's Thread.handle_interrupt masks,
+        # and a watch starts inside Deadline#run's: made without, the
+        # watchdog can be killed (at exit, by a fork's cleanup) as any thread.
         def start
-          @thread = Thread.new { run }
+          @thread = Thread.handle_interrupt(Object => :immediate) { Thread.new { run } }
           @thread.name = "heddle with_timeout watchdog"
         end
 

@@ -99,11 +99,16 @@ module Heddle
       # @param run [MapOptions]
       # @return [Array] results in input order
       def map_checked(items, options, run, &)
-        pool = started(items, options.within(run.timeout), &)
-        begin
-          pool.map_checked(items, run)
-        ensure
-          pool.shutdown(kill: true)
+        # Only the map itself takes interrupts (Thread#raise, Thread#kill,
+        # a Timeout): one landing while the pool starts, or before the
+        # ensure, left its workers running with nobody to shut them down.
+        Thread.handle_interrupt(Object => :never) do
+          pool = started(items, options.within(run.timeout), &)
+          begin
+            Thread.handle_interrupt(Object => :immediate) { pool.map_checked(items, run) }
+          ensure
+            pool.shutdown(kill: true)
+          end
         end
       end
 

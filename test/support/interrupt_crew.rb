@@ -16,6 +16,8 @@ class InterruptCrew
   THREAD_KINDS = %i[raise kill].freeze
   FIBER_KINDS = %i[fiber_raise fiber_kill].freeze
   KILLS = %i[kill fiber_kill].freeze
+  # Seconds the loop may take to settle once the fibers concluded.
+  SETTLE = 2
   # What one run of the op may end with, besides :ok.
   EXPECTED = [InterruptFuzz::Interrupted, Heddle::Evaluation::TimeoutError].freeze
 
@@ -139,13 +141,20 @@ class InterruptCrew
     @escaped[index] ||= e
   end
 
-  # The fibers have ended: nothing may be left in the loop's registries.
+  # The fibers have ended: nothing may be left in the loop's registries
+  # once their ensure blocks are done (a killed fiber's evaluation concludes
+  # at once, its ensure runs after, and may wait: a pool's shutdown).
   def settled_loop!
-    waiting = Heddle::EventLoop.current.io.waiting
-    blocked = Fiber.scheduler.instance_variable_get(:@blocked).size
-    return if waiting.zero? && blocked.zero?
+    deadline = InterruptFuzz.now + SETTLE
+    Heddle.wait(0.001) until (settled = loop_registries).sum.zero? || InterruptFuzz.now > deadline
+    return if settled.sum.zero?
 
-    raise InterruptFuzz::Broken, "the loop still has #{waiting} IO waiter(s) and #{blocked} blocked fiber(s)"
+    raise InterruptFuzz::Broken, "the loop still has #{settled[0]} IO waiter(s) and #{settled[1]} blocked fiber(s)"
+  end
+
+  # @return [Array(Integer, Integer)] IO waiters, fibers in the scheduler's blocked table
+  def loop_registries
+    [Heddle::EventLoop.current.io.waiting, Fiber.scheduler.instance_variable_get(:@blocked).size]
   end
 
   def check!

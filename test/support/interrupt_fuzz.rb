@@ -90,13 +90,22 @@ module InterruptFuzz
     outcome.value
   end
 
-  # Plays +block+ in a forked child (see {#fuzz_interrupts}): for the kept
-  # regression cases, which may crash Ruby where they were found.
-  # @return [Object] the block's value
-  def isolated(limit = 4 * InterruptCrew::HANG_LIMIT, &)
-    outcome = FuzzChild.run(limit, &)
+  # Plays one schedule +times+ times in a forked child (see
+  # {#fuzz_interrupts}): a failure the search found, kept as a plain
+  # regression test. Timing decides where its interrupts land, hence the
+  # repeats; a crash or a hang fails the test with the case.
+  # @param schedule [Hash] as {.schedule} draws them
+  # @param times [Integer]
+  # @yieldparam schedule [Hash]
+  # @return [void]
+  def replay_case(schedule, times: 30, &play)
+    outcome = FuzzChild.run((2 * InterruptCrew::HANG_LIMIT) + times) do
+      FuzzChild.note("regression case: #{schedule.inspect}")
+      times.times { play.call(schedule) }
+      :ok
+    end
+    self.assertions += 1
     flunk "#{name}: #{outcome.status}\n#{outcome.value}" unless outcome.status == :passed
-    outcome.value
   end
 
   private

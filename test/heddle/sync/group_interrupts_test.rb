@@ -36,6 +36,27 @@ class SyncGroupInterruptsTest < Minitest::Test
     end
   end
 
+  # The cases the search found (docs/journal/sync.md, "Interrupts, fuzzed").
+
+  # A stop before the proc started, then a wait: the wait never returned
+  # (pending stayed 1), in a fiber and in a thread.
+  def test_regression_a_stop_before_the_procs_start_then_a_wait
+    case_ = { actors: [{ op: :stop_then_wait, runs: 1, timeout_us: nil }], interrupts: [], procs: 1, limit: nil,
+              hold_us: 0 }
+    replay_case(case_, times: 3) { |s| play(s) { |crew, op| crew.on_fibers(&op) } }
+    replay_case(case_, times: 3) { |s| play(s) { |crew, op| crew.on_threads(&op) } }
+  end
+
+  # An interrupt in the wait, before the proc started; the actor's cleanup
+  # (stop) then left pending at 1 for good.
+  def test_regression_interrupted_before_the_procs_start
+    actors = [{ op: :wait, runs: 2, timeout_us: nil }] + Array.new(3) { { op: :wait, runs: 1, timeout_us: nil } }
+    replay_case({ actors: actors, interrupts: [{ actor: 0, kind: :fiber_raise, delay_us: 0 }], procs: 1, limit: nil,
+                  hold_us: 25 }, times: 50) do |s|
+      play(s) { |crew, op| crew.on_fibers(&op) }
+    end
+  end
+
   private
 
   def schedule(ops, kinds, timeouts: true)

@@ -28,6 +28,45 @@ class SyncSemaphoreInterruptsTest < Minitest::Test
     fuzz_interrupts(schedule(InterruptCrew::FIBER_KINDS)) { |s| play(s) { |crew, op| crew.on_fibers(&op) } }
   end
 
+  # The cases the search found (docs/journal/sync.md, "Interrupts, fuzzed").
+
+  # A kill racing the fiber's own end raised "already concluded" into the
+  # loop (Evaluation#conclude_to from another thread).
+  def test_regression_a_fiber_killed_as_it_ends
+    replay_case({ actors: [{ op: :block, runs: 3, timeout_us: nil }],
+                  interrupts: [{ actor: 0, kind: :fiber_kill, delay_us: 0 }], limit: 1, hold_us: 3 }) do |s|
+      play(s) { |crew, op| crew.on_fibers(&op) }
+    end
+  end
+
+  # A killed bare acquirer's slot never came back (count stayed 1).
+  def test_regression_threads_killed_lose_no_slot
+    replay_case({ actors: [{ op: :block, runs: 2, timeout_us: nil }, { op: :bare, runs: 1, timeout_us: nil },
+                           { op: :block, runs: 1, timeout_us: nil }],
+                  interrupts: [{ actor: 1, kind: :kill, delay_us: 0 }, { actor: 1, kind: :kill, delay_us: 0 },
+                               { actor: 0, kind: :kill, delay_us: 0 }], limit: 3, hold_us: 0 }, times: 200) do |s|
+      play(s) { |crew, op| crew.on_threads(&op) }
+    end
+  end
+
+  # One Thread#raise at a waiter left a block-form acquirer waiting for ever.
+  def test_regression_a_raise_at_a_waiter_strands_no_other
+    actors = [{ op: :block, runs: 3, timeout_us: nil }] + Array.new(3) { { op: :bare, runs: 2, timeout_us: nil } }
+    replay_case({ actors: actors, interrupts: [{ actor: 2, kind: :raise, delay_us: 0 }], limit: 2, hold_us: 0 },
+                times: 200) do |s|
+      play(s) { |crew, op| crew.on_threads(&op) }
+    end
+  end
+
+  # with_timeout outside Heddle.run crashed Ruby 3.1 (SEGV in Deadline#unwatch).
+  def test_regression_with_timeout_in_threads_does_not_crash
+    actors = [{ op: :block, runs: 4, timeout_us: 0 }, { op: :wait, runs: 4, timeout_us: 150 }]
+    actors = Array.new(4) { actors }.flatten.each_with_index.map { |actor, i| actor.merge(op: i.even? ? :block : :bare) }
+    replay_case({ actors: actors, interrupts: [], limit: 2, hold_us: 24 }, times: 100) do |s|
+      play(s) { |crew, op| crew.on_threads(&op) }
+    end
+  end
+
   private
 
   def schedule(kinds, timeouts: true)

@@ -60,8 +60,7 @@ class SyncSemaphoreInterruptsTest < Minitest::Test
 
   # with_timeout outside Heddle.run crashed Ruby 3.1 (SEGV in Deadline#unwatch).
   def test_regression_with_timeout_in_threads_does_not_crash
-    actors = [{ op: :block, runs: 4, timeout_us: 0 }, { op: :wait, runs: 4, timeout_us: 150 }]
-    actors = Array.new(4) { actors }.flatten.each_with_index.map { |actor, i| actor.merge(op: i.even? ? :block : :bare) }
+    actors = Array.new(8) { |i| { op: i.even? ? :block : :bare, runs: 4, timeout_us: i.even? ? 0 : 150 } }
     replay_case({ actors: actors, interrupts: [], limit: 2, hold_us: 24 }, times: 100) do |s|
       play(s) { |crew, op| crew.on_threads(&op) }
     end

@@ -35,15 +35,15 @@ class InterruptedMapTest < Minitest::Test
   # its ensure) left the pool's thread and wake-up pipe behind.
   def test_heddle_map_interrupted_as_it_starts_leaves_no_pool_behind
     before = worker_counts
+    reporting = Thread.report_on_exception
+    Thread.report_on_exception = false # a raise may land before the thread's first line
     200.times do |i|
-      caller = Thread.new do
-        Thread.current.report_on_exception = false
-        Heddle.map([1], worker: :fiber, size: 1) { |x| x }
-      end
+      caller = Thread.new { Heddle.map([1], worker: :fiber, size: 1) { |x| x } }
       sleep((i % 20) / 10_000.0) # lands at moments 0 to 2 ms into the map
       caller.raise(KeyError, "stop")
       caller.join(5) rescue KeyError # rubocop:disable Style/RescueModifier
     end
+    Thread.report_on_exception = reporting
 
     assert_nothing_leaked(before, "Heddle.map interrupted as it starts")
   end

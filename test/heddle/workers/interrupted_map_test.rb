@@ -32,19 +32,29 @@ class InterruptedMapTest < Minitest::Test
   end
 
   # A Thread#raise that lands while Heddle.map starts its pool (or before
-  # its ensure) left the pool's thread and wake-up pipe behind.
+  # its ensure) left the pool behind: a fiber pool's thread and wake-up
+  # pipe, a process pool's children and pipes.
   def test_heddle_map_interrupted_as_it_starts_leaves_no_pool_behind
-    before = worker_counts
+    { fiber: 200, process: 60 }.each do |worker, rounds|
+      before = worker_counts
+      interrupt_maps(worker, rounds)
+
+      assert_nothing_leaked(before, "Heddle.map(worker: #{worker.inspect}) interrupted as it starts")
+    end
+  end
+
+  private
+
+  def interrupt_maps(worker, rounds)
     reporting = Thread.report_on_exception
     Thread.report_on_exception = false # a raise may land before the thread's first line
-    200.times do |i|
-      caller = Thread.new { Heddle.map([1], worker: :fiber, size: 1) { |x| x } }
+    rounds.times do |i|
+      caller = Thread.new { Heddle.map([1, 2], worker: worker, size: 2) { |x| x } }
       sleep((i % 20) / 10_000.0) # lands at moments 0 to 2 ms into the map
       caller.raise(KeyError, "stop")
       caller.join(5) rescue KeyError # rubocop:disable Style/RescueModifier
     end
+  ensure
     Thread.report_on_exception = reporting
-
-    assert_nothing_leaked(before, "Heddle.map interrupted as it starts")
   end
 end

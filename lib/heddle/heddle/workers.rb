@@ -99,11 +99,17 @@ module Heddle
       # @param run [MapOptions]
       # @return [Array] results in input order
       def map_checked(items, options, run, &)
-        pool = started(items, options.within(run.timeout), &)
+        # The pool is held from before its first worker starts: an
+        # interrupt (Thread#raise, Thread#kill, a Timeout) landing while it
+        # starts, or as it is returned, left its workers running with nobody
+        # to shut them down. (Not by masking interrupts: the workers'
+        # threads would inherit the mask and could not be stopped.)
+        pool = nil
         begin
+          started(items, options.within(run.timeout), ->(made) { pool = made }, &)
           pool.map_checked(items, run)
         ensure
-          pool.shutdown(kill: true)
+          pool&.shutdown(kill: true)
         end
       end
 
@@ -112,9 +118,10 @@ module Heddle
       # has a result slot, nil, for every item.
       # @param items [Array]
       # @param options [PoolOptions]
+      # @param made [#call] given the pool before it starts (see Pool.checked)
       # @return [Pool] started
-      def started(items, options, &)
-        Pool.checked(options.sized_for(items.size), &)
+      def started(items, options, made, &)
+        Pool.checked(options.sized_for(items.size), made, &)
       rescue Workers::Error => e
         e.results = Array.new(items.size) if e.results.nil? || e.results.empty?
         raise

@@ -70,6 +70,23 @@ class EvaluationTest < Minitest::Test
     assert_raises(Heddle::Evaluation::Error) { evaluation.conclude_to(:again) }
   end
 
+  # From another thread the call cannot be told the evaluation concluded
+  # meanwhile (ScheduledFiber#kill racing the fiber's end): the delivered
+  # conclusion is dropped on the loop, not raised into whatever runs there.
+  def test_a_conclusion_from_another_thread_that_arrives_late_is_dropped
+    outcome = Thread.new do
+      Heddle.run do
+        evaluation = Heddle.concurrently { :done }
+        evaluation.await_result
+        Thread.new { evaluation.conclude_to(:late) }.join
+        Heddle.wait 0.01 # the loop takes its mail here
+        evaluation.await_result
+      end
+    end.value
+
+    assert_equal :done, outcome
+  end
+
   def test_conclude_before_start_never_runs_the_proc
     ran = false
     evaluation = Heddle.concurrently { ran = true }

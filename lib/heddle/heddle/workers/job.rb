@@ -30,7 +30,11 @@ module Heddle
         @fail_fast = fail_fast
         @on_finish = on_finish
         @mutex = Mutex.new
-        @done = ConditionVariable.new
+        # A map's caller waits on a promise, not a ConditionVariable: Ruby
+        # 3.1's ConditionVariable#wait under a Fiber scheduler leaves its
+        # mutex unlocked when interrupted, and the caller got ThreadError
+        # instead of the interrupt. A submitted item's job has no waiter.
+        @done = on_finish ? nil : Heddle::Promise.new
         @finished = false
         finish if @pending.zero?
       end
@@ -86,16 +90,7 @@ module Heddle
       # @param timeout [Numeric, nil] seconds
       # @return [Boolean] true once finished, false on timeout
       def wait(timeout = nil)
-        deadline = timeout && (Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout)
-        @mutex.synchronize do
-          until @finished
-            left = deadline && (deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC))
-            return false if left && left <= 0
-
-            @done.wait(@mutex, left)
-          end
-        end
-        true
+        @done.wait(timeout)
       end
 
       # @return [Integer] how many items have a result
@@ -130,8 +125,8 @@ module Heddle
         @mutex.synchronize do
           @finished = true
           @handler = nil
-          @done.broadcast
         end
+        @done&.try_fulfill(true)
         @on_finish&.call(self)
       end
 

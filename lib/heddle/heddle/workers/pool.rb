@@ -122,6 +122,8 @@ module Heddle
     # @raise [TypeError] when kill is not true or false (the pool keeps running)
     def shutdown(kill: false)
       Workers::Options.boolean!(:kill, kill)
+      return unless @backend # its start was interrupted before the backend existed
+
       @backend.shutdown(kill: kill)
       Workers.unregister(@backend)
       nil
@@ -151,9 +153,12 @@ module Heddle
       # A pool from options {Workers::PoolOptions.check!} has passed
       # ({Heddle.map}): nothing is checked again.
       # @param options [Workers::PoolOptions]
+      # @param made [#call, nil] given the pool before any worker starts, so
+      #   that a caller interrupted meanwhile still holds it to shut it down
       # @return [Pool]
-      def checked(options, &handler)
+      def checked(options, made = nil, &handler)
         pool = allocate
+        made&.call(pool)
         pool.send(:start, options, handler)
         pool
       end

@@ -93,15 +93,17 @@ module Heddle
       # Concludes the evaluation with +result+. If it is still running
       # elsewhere, its fiber is unwound (ensure blocks run); its unfinished
       # children are cancelled; everyone awaiting it is resumed. A proc that
-      # concludes its own evaluation runs on (as in Concurrently).
+      # concludes its own evaluation runs on (as in Concurrently). From
+      # another thread the conclusion is handed to the evaluation's loop,
+      # which drops it if the evaluation concluded before it arrived.
       # @param result [Object]
       # @return [:concluded]
-      # @raise [Evaluation::Error] when already concluded
+      # @raise [Evaluation::Error] when already concluded (from the loop's thread)
       # @example
       #   Heddle.concurrently { Heddle.wait(10) }.conclude_to(:cancelled) # => :concluded
       def conclude_to(result)
         unless Thread.current.equal?(@loop.thread)
-          @loop.deliver(self, :conclude_to, result)
+          @loop.deliver(self, :conclude_delivered, result)
           return :concluded
         end
         raise self.class::Error, "already concluded\n#{Heddle::Evaluation.notice_for(self)}" if concluded?
@@ -259,6 +261,11 @@ module Heddle
       end
 
       private
+
+      # A conclusion sent from another thread, run by the loop: the sender
+      # was answered already and the race with the evaluation's own end is
+      # expected, so a late one is dropped rather than raised into the loop.
+      def conclude_delivered(result) = concluded? || conclude_to(result)
 
       # Queues the resume of the waiting evaluation; +value+ is kept by its
       # pooled fiber, with the wait's timer.

@@ -68,8 +68,18 @@ module Heddle
 
           started = Thread::Queue.new
           @thread = Thread.new { run_loop(started) }
-          outcome = started.pop
+          begin
+            outcome = started.pop
+          ensure
+            abandon_start unless outcome # the caller was interrupted: nobody will own the thread
+          end
           raise outcome if outcome.is_a?(Exception)
+        end
+
+        # Ends the pool's thread whose start its caller stopped waiting for.
+        def abandon_start
+          @queue.close
+          @thread.kill
         end
 
         # The pool's thread: its fibers serve the queue until it is closed.

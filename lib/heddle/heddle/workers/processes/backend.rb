@@ -134,6 +134,16 @@ module Heddle
           end
         end
 
+        # @api private
+        # Called by each lane as it is made, before it forks: a start
+        # interrupted meanwhile (Thread#raise, #kill) still finds the lane
+        # and its child to kill.
+        # @param lane [Processes::Lane]
+        # @return [void]
+        def adopt(lane)
+          @lanes << lane
+        end
+
         private
 
         def start
@@ -144,9 +154,12 @@ module Heddle
           @arming = false
           @stopping = ConditionVariable.new
           prefork_gc
-          @lanes = Array.new(@size) do |i|
-            Processes::Lane.new(self, @queue, @handler, @item_timeout, dormant: @lazy && i.positive?)
-          end
+          @lanes = []
+          # Each lane adopts itself before it forks (see #adopt).
+          @size.times { |i| Processes::Lane.new(self, @queue, @handler, @item_timeout, dormant: @lazy && i.positive?) }
+          started = true
+        ensure
+          shutdown(kill: true) unless started # interrupted (Thread#raise, #kill): nobody will own the lanes
         end
 
         # Collect before forking (what Process.warmup does on 3.3): children

@@ -26,17 +26,23 @@ module Heddle
         # error of the item, which the caller would re-raise and die of.
         # @return [void]
         def run
+          # Forked under the parent lane's mask (Lane#fork_child): the child
+          # takes interrupts again (Timeout's item_timeout, signals).
+          Thread.handle_interrupt(Object => :immediate) { serve_input }
+        rescue SignalException => e
+          die_by(e.signo)
+        end
+
+        private
+
+        def serve_input
           while (message = @input.read)
             kind, payload = message
             break if kind == Wire::STOP
 
             serve(payload)
           end
-        rescue SignalException => e
-          die_by(e.signo)
         end
-
-        private
 
         def serve(payload)
           fail_fast, items = load_chunk(payload)

@@ -25,6 +25,7 @@ module Heddle
         def initialize(backend, queue, handler, item_timeout, dormant: false)
           @dormant = dormant
           @alive = false
+          backend.adopt(self)
           super(backend, queue, handler, item_timeout)
         end
 
@@ -38,6 +39,7 @@ module Heddle
 
             terminate
             hand_to_reaper
+            close_pipes unless @thread # a start cut short: no lane thread will reap and close them
           end
         end
 
@@ -73,17 +75,24 @@ module Heddle
         # @param handler [#call] the pool's block
         # @return [Boolean] false when the pool was killed meanwhile (no fork then)
         def spawn(handler)
+          # Pipes, fork and the note that a child runs are one step for an
+          # interrupt, or a child or pipe could be left that #kill does not
+          # know of (the child takes interrupts again: Child#run).
           Processes::Backend.spawning do
             next false if @killed || handler.nil? # killed, or the job finished meanwhile
 
-            requests, @to_child = IO.pipe
-            @from_child, results = IO.pipe
-            [requests, @to_child, @from_child, results].each(&:binmode)
-            Processes::Backend.track(@to_child, @from_child)
-            @results = WireReader.new(@from_child)
-            fork_child(handler, requests, results)
-            true
+            Thread.handle_interrupt(Object => :never) { fork_with_pipes(handler) }
           end
+        end
+
+        def fork_with_pipes(handler)
+          requests, @to_child = IO.pipe
+          @from_child, results = IO.pipe
+          [requests, @to_child, @from_child, results].each(&:binmode)
+          Processes::Backend.track(@to_child, @from_child)
+          @results = WireReader.new(@from_child)
+          fork_child(handler, requests, results)
+          true
         end
 
         def fork_child(handler, requests, results)
@@ -256,10 +265,7 @@ module Heddle
         def reap
           close_pipes
           @alive = false
-          if @killed
-            hand_to_reaper
-            return "was killed"
-          end
+          return "was killed".tap { hand_to_reaper } if @killed
 
           status = @ended || Processes::Backend.reap(@pid)
           @ended = nil
@@ -274,10 +280,7 @@ module Heddle
         # both get here, and a lane that ends while the process exits must not
         # need a thread it can no longer start.
         def hand_to_reaper
-          return if @handed == @pid
-
-          @handed = @pid
-          Processes::Backend.reap_later(@pid)
+          Processes::Backend.reap_later(@handed = @pid) unless @handed == @pid
         end
 
         def stop_worker

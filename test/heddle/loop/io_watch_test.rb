@@ -213,6 +213,20 @@ module IOWatchClosed
     assert_equal [["ok\n"] * 3] * 8, outputs
   end
 
+  # An interrupt as add_reader returns (Thread#raise, Thread#kill) left the
+  # waiter registered: the ready IO then woke nobody, was never disarmed,
+  # and the loop polled it without end.
+  def test_an_interrupt_as_the_waiter_registers_leaves_no_registration
+    waiting = on_backend do
+      reader, writer = IO.pipe
+      watch = Heddle::EventLoop.current.io
+      watch.singleton_class.prepend(Module.new { def add_reader(...) = super.tap { raise Interrupt } })
+      assert_raises(Interrupt) { Heddle.await_readable(reader) }
+      [watch.waiting, watch.waiters.size].tap { [reader, writer].each(&:close) }
+    end
+    assert_equal [0, 0], waiting
+  end
+
   def test_awaiting_an_io_already_closed_raises
     result = on_backend do
       reader, writer = IO.pipe

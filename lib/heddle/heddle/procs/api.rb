@@ -67,8 +67,8 @@ module Heddle
       raise IOError, "closed stream" if io.closed?
       return true if watch.take_readable(io)
 
-      watch.add_reader(io, evaluation)
       begin
+        watch.add_reader(io, evaluation) # inside: an interrupt as it returns must not leave it registered
         result = evaluation.__await__(within, timeout_result)
       ensure
         watch.remove_reader(io, evaluation)
@@ -95,8 +95,8 @@ module Heddle
       raise IOError, "closed stream" if io.closed?
       return true if watch.take_writable(io) # as in await_readable
 
-      watch.add_writer(io, evaluation)
       begin
+        watch.add_writer(io, evaluation) # inside: an interrupt as it returns must not leave it registered
         result = evaluation.__await__(within, timeout_result)
       ensure
         watch.remove_writer(io, evaluation)

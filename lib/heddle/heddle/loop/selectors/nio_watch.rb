@@ -110,8 +110,8 @@ module Heddle
           reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0, nil, nil, @sleeps))
           arm(reg, READ) if reg.armed.nobits?(READ)
           reg.readers << waiter
+          @waiting += 1 # right after: no interrupt can land between two plain steps
           reg.used = @sleeps
-          @waiting += 1
         end
 
         # @param io [IO]
@@ -121,8 +121,8 @@ module Heddle
           reg = @regs[io] || (@regs[io] = Registration.new(io, nil, [], [], 0, nil, nil, @sleeps))
           arm(reg, WRITE) if reg.armed.nobits?(WRITE)
           reg.writers << waiter
+          @waiting += 1 # right after: no interrupt can land between two plain steps
           reg.used = @sleeps
-          @waiting += 1
         end
 
         # @param io [IO]

@@ -135,8 +135,8 @@ module Heddle
         def add(table, io, waiter)
           entry = (table[io] ||= Entry.new([], 0))
           entry.waiters << waiter
+          @waiting += 1 # right after: no interrupt can land between two plain steps
           entry.idle = 0
-          @waiting += 1
         end
 
         def remove(table, io, waiter)

@@ -41,6 +41,10 @@ module Heddle
   module Workers
     # The worker kinds, by the keyword that picks them.
     KINDS = %i[inline fiber thread process ractor redis].freeze
+    # Every asynchronous interrupt held back (Thread#kill's too), and let through.
+    UNINTERRUPTED = { Object => :never }.freeze
+    INTERRUPTIBLE = { Object => :immediate }.freeze
+    private_constant :UNINTERRUPTED, :INTERRUPTIBLE
 
     @live = ObjectSpace::WeakMap.new
     @live_lock = Mutex.new
@@ -102,12 +106,17 @@ module Heddle
         # The pool is held from before its first worker starts: an
         # interrupt (Thread#raise, Thread#kill, a Timeout) landing while it
         # starts, or as it is returned, left its workers running with nobody
-        # to shut them down. (Not by masking interrupts: the workers'
-        # threads would inherit the mask and could not be stopped.)
+        # to shut them down. The shutdown runs with interrupts held back, and
+        # only the start and the map take them: one landing at the start of
+        # the ensure, or inside the shutdown, left a worker thread and its
+        # pipe behind. (The workers' threads are made in the interruptible
+        # part: a new thread inherits its maker's masks.)
         pool = nil
-        begin
-          started(items, options.within(run.timeout), ->(made) { pool = made }, &)
-          pool.map_checked(items, run)
+        Thread.handle_interrupt(UNINTERRUPTED) do
+          Thread.handle_interrupt(INTERRUPTIBLE) do
+            started(items, options.within(run.timeout), ->(made) { pool = made }, &)
+            pool.map_checked(items, run)
+          end
         ensure
           pool&.shutdown(kill: true)
         end

@@ -46,6 +46,17 @@ module Heddle
     INTERRUPTIBLE = { Object => :immediate }.freeze
     private_constant :UNINTERRUPTED, :INTERRUPTIBLE
 
+    # A thread of heddle's workers, taking interrupts whatever its maker's
+    # Thread.handle_interrupt masks (a new thread inherits them, and a pool
+    # starts with interrupts held back): Thread#kill, a pool's shutdown and
+    # a process's exit must reach it. The body unmasks itself: unmasking
+    # around Thread.new would let the maker's own held-back interrupts in.
+    # @param args [Array] given to the block, as Thread.new does
+    # @return [Thread]
+    def self.thread(*args, &body)
+      Thread.new(*args) { |*given| Thread.handle_interrupt(INTERRUPTIBLE) { body.call(*given) } }
+    end
+
     @live = ObjectSpace::WeakMap.new
     @live_lock = Mutex.new
 

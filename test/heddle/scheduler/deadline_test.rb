@@ -106,6 +106,10 @@ class DeadlineTest < Minitest::Test
     timed&.join(10)
   end
 
+  def test_a_lambda_block_runs_as_a_block
+    assert_equal :ran, Heddle.with_timeout(1, &-> { :ran })
+  end
+
   private
 
   def joined(thread)

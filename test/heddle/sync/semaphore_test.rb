@@ -107,6 +107,15 @@ class SyncSemaphoreTest < Minitest::Test
     assert_match(/no slot is held/, release.message)
   end
 
+  def test_a_lambda_block_runs_as_a_block
+    semaphore = Heddle::Semaphore.new(1)
+    semaphore.acquire
+    waiter = Thread.new { semaphore.acquire(&-> { :ran }) } # waits: the Ruby path, not the C fast path
+    Thread.pass until semaphore.waiting == 1
+    semaphore.release
+    assert_equal [:ran, 0], [waiter.value, semaphore.count]
+  end
+
   private
 
   # Records how many hold the semaphore now, yields to the others, returns +value+.

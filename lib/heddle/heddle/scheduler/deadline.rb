@@ -89,7 +89,8 @@ module Heddle
         Thread.handle_interrupt(UNINTERRUPTED) do
           @timer = @loop.add_timer(@seconds, self, nil)
           @watch&.start
-          Thread.handle_interrupt(INTERRUPTIBLE, &block)
+          # not &block: handle_interrupt yields an argument, which a lambda refuses
+          Thread.handle_interrupt(INTERRUPTIBLE) { block.call }
         ensure
           disarm
         end

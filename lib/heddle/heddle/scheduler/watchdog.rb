@@ -51,10 +51,12 @@ module Heddle
         private
 
         # A new thread inherits its maker's Thread.handle_interrupt masks,
-        # and a watch starts inside Deadline#run's: made without, the
-        # watchdog can be killed (at exit, by a fork's cleanup) as any thread.
+        # and a watch starts inside Deadline#run's: the watchdog unmasks
+        # itself, so that it can be killed (at exit, by a fork's cleanup) as
+        # any thread. (Unmasking around Thread.new would let the maker's own
+        # held-back interrupts in, halfway through the add.)
         def start
-          @thread = Thread.handle_interrupt(Object => :immediate) { Thread.new { run } }
+          @thread = Thread.new { Thread.handle_interrupt(Object => :immediate) { run } }
           @thread.name = "heddle with_timeout watchdog"
         end
 

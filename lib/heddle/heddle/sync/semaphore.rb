@@ -73,7 +73,8 @@ module Heddle
       Thread.handle_interrupt(UNINTERRUPTED) do
         wait_for_slot
         begin
-          Thread.handle_interrupt(INTERRUPTIBLE, &block)
+          # not &block: handle_interrupt yields an argument, which a lambda refuses
+          Thread.handle_interrupt(INTERRUPTIBLE) { block.call }
         ensure
           release
         end

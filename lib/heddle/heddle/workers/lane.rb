@@ -29,7 +29,7 @@ module Heddle
 
       # In a method of its own: a block made in #initialize would hold the
       # pool's block (its argument) for as long as the thread runs.
-      def start_thread = Thread.new { serve_queue }
+      def start_thread = Workers.thread { serve_queue }
 
       def serve_queue
         nil while serve_next

@@ -190,15 +190,21 @@ module Heddle
 
     private
 
-    # Starts the workers from checked options (Pool.new, {Pool.checked}).
+    # Starts the workers from checked options (Pool.new, {Pool.checked}),
+    # with interrupts held back: one landing halfway left a backend with
+    # some workers and no queue, which nobody could shut down (the interrupt
+    # comes once the pool is whole; its workers' threads take interrupts,
+    # Workers.thread).
     def start(options, handler)
-      @worker = options.worker
-      # The pool holds its block; the workers get it with each job (see Backend#initialize).
-      @handler = handler
-      @backend = Pool.backend(options, handler)
-      @asker = @backend.respond_to?(:ask) ? @backend : nil
-      Workers.register(@backend)
-      ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
+      Thread.handle_interrupt(Object => :never) do
+        @worker = options.worker
+        # The pool holds its block; the workers get it with each job (see Backend#initialize).
+        @handler = handler
+        @backend = Pool.backend(options, handler)
+        @asker = @backend.respond_to?(:ask) ? @backend : nil
+        Workers.register(@backend)
+        ObjectSpace.define_finalizer(self, Pool.finalizer(@backend))
+      end
     end
   end
 end

@@ -67,7 +67,7 @@ module Heddle
           return start_here if Fiber.scheduler.is_a?(Heddle::Scheduler)
 
           started = Thread::Queue.new
-          @thread = Thread.new { run_loop(started) }
+          @thread = Workers.thread { run_loop(started) }
           begin
             outcome = started.pop
           ensure

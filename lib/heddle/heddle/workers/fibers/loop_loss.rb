@@ -79,7 +79,7 @@ module Heddle
         # stops it from starting.
         def restart
           @lifecycle.synchronize do
-            @thread = Thread.new { run_loop(Thread::Queue.new) } unless @shutdown
+            @thread = Workers.thread { run_loop(Thread::Queue.new) } unless @shutdown
           end
         rescue ThreadError
           nil # the process is exiting: Ruby starts no more threads

@@ -49,10 +49,8 @@ module Heddle
         # @return [Boolean] false when Ruby refuses a new thread: once the
         #   main thread has ended (a lane stopping while the process exits)
         #   Thread.new raises "can't alloc thread".
-        # Made interruptible whatever its maker's masks (a map's shutdown
-        # holds interrupts back; a new thread inherits them).
         def start_thread
-          Thread.handle_interrupt(Object => :immediate) { Thread.new { run } }.name = "heddle-reaper"
+          Workers.thread { run }.name = "heddle-reaper"
           true
         rescue ThreadError
           false

@@ -76,8 +76,9 @@ module Heddle
             experimental = Warning[:experimental]
             Warning[:experimental] = false
             Ractors::Handle.start do |own|
+              # A ractor's thread inherits its maker's interrupt masks too (see Workers.thread).
               Ractor.new(token, handler, Ractors::Doorbell.fileno, own, name: "heddle-worker-#{token}") do |*args|
-                Ractors::Worker.run(*args)
+                Thread.handle_interrupt(Object => :immediate) { Ractors::Worker.run(*args) }
               end
             end
           ensure

@@ -27,7 +27,7 @@ module Heddle
           @lock = Mutex.new
           @box = Thread::Queue.new
           Ractors::Mailroom.open(:pools, @box)
-          @thread = Thread.new { run }
+          @thread = Workers.thread { run }
           @thread.name = "heddle-ractor-collector"
         end
 

@@ -59,7 +59,7 @@ module Heddle
           private
 
           def start
-            thread = Thread.new { run }
+            thread = Workers.thread { run }
             thread.name = "heddle-ractor-mail"
             thread
           end

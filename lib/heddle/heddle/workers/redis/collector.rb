@@ -37,7 +37,7 @@ module Heddle
           @last = "0-0"
           @stopping = false
           @due = Hash.new(0.0)
-          @thread = Thread.new { run }
+          @thread = Workers.thread { run }
           @thread.name = "heddle redis collector #{backend.pool_id}"
           @thread.report_on_exception = true
         end

@@ -139,9 +139,9 @@ module Heddle
 
         # A lane thread (for fibers: the thread of all the fiber lanes).
         def start_lane(node, slot, count)
-          return Thread.new { fiber_lanes(node, count) } if @kind == :fiber
+          return Workers.thread { fiber_lanes(node, count) } if @kind == :fiber
 
-          Thread.new { Lane.new(node, slot).run }
+          Workers.thread { Lane.new(node, slot).run }
         end
 
         # A lane thread that ended while the worker serves (a handler called

@@ -32,7 +32,7 @@ module Heddle
           @directory = directory
           @stopping = false
           @wake_lock = Mutex.new
-          @thread = Thread.new { run }
+          @thread = Workers.thread { run }
           @thread.name = "heddle worker heartbeat"
         end
 

@@ -72,7 +72,7 @@ module Heddle
         # A worker thread; one that ends before the queue is closed (the block
         # called Thread.exit) is replaced, unless the pool is shutting down.
         def start_thread(slot)
-          Thread.new(@queue) do |queue|
+          Workers.thread(@queue) do |queue|
             Thread.current.name = "heddle-worker-#{slot}"
             served = false
             serve(queue)

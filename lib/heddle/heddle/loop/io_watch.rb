@@ -77,7 +77,11 @@ module Heddle
         def backend
           # Under a lock: threads whose first loops open at once each required
           # nio4r ("circular require" warnings under -w; issue 28).
-          @backend || BACKEND_LOCK.synchronize { @backend ||= choose(ENV.fetch("HEDDLE_SELECTOR", nil)) }
+          # With interrupts held back: a thread killed while it loaded nio4r
+          # under the lock once left the others waiting for it for good.
+          @backend || Thread.handle_interrupt(Object => :never) do
+            BACKEND_LOCK.synchronize { @backend ||= choose(ENV.fetch("HEDDLE_SELECTOR", nil)) }
+          end
         end
 
         # Sets the back end of loops created from now on (tests run both).

@@ -18,10 +18,15 @@
 #    below its gem's lib root, `.rb` replaced by `_test.rb`, under test/ —
 #    lib/heddle/heddle/loop/timer_heap.rb → test/heddle/loop/timer_heap_test.rb,
 #    lib/heddle-check/heddle/check/shrinker.rb → test/heddle/check/shrinker_test.rb.
+# 4. With --loads: how many lib files load alone (a fresh `ruby` with the three lib roots on the
+#    load path requires just that file and exits 0): the files that need no load order kept for
+#    them. One process per file, so it takes a minute.
 #
-# Run from the repository root: `bundle exec ruby bench/scripts/house/walk.rb [--json]`; --json
-# also lists the heddle files each operation touched.
+# Run from the repository root: `bundle exec ruby bench/scripts/house/walk.rb [--json] [--loads]`;
+# --json also lists the heddle files each operation touched (and with --loads, the files that do
+# not load alone).
 require "json"
+require "rbconfig"
 
 ROOT = File.expand_path("../../..", __dir__)
 $LOAD_PATH.unshift(File.join(ROOT, "lib", "heddle"))
@@ -54,7 +59,9 @@ class HouseWalk
     }
   }.freeze
 
-  def report = { ruby: RUBY_DESCRIPTION, walk: walk, layout: layout }
+  def report(loads: false)
+    { ruby: RUBY_DESCRIPTION, walk: walk, layout: layout }.merge(loads ? { loads: loads_alone } : {})
+  end
 
   def walk
     OPS.to_h do |name, op|
@@ -82,6 +89,26 @@ class HouseWalk
     report[:layout].each do |name, l|
       row = l.merge(name: name, share: 100.0 * l[:tested] / l[:files])
       puts format("%<name>-22s %<files>7d %<lines>7d %<code>7d %<tested>7d %<share>5.0f%%", row)
+    end
+    print_loads(report[:loads]) if report[:loads]
+  end
+
+  def print_loads(loads)
+    puts "", "gem folder               files   load alone"
+    loads.each do |gem, l|
+      puts format("%<gem>-22s %<files>7d %<alone>12d", gem: gem, files: l[:files], alone: l[:files] - l[:failing].size)
+    end
+  end
+
+  # @return [Hash] per gem, the files that load alone and those that do not
+  def loads_alone
+    roots = GEMS.flat_map { |gem| ["-I", File.join(ROOT, "lib", gem)] }
+    command = [RbConfig.ruby, "-W0", *roots, "-e", "require ARGV[0]"]
+    GEMS.to_h do |gem|
+      failing = files("lib/#{gem}/**/*.rb").reject do |path|
+        system(*command, File.join(ROOT, path), out: File::NULL, err: File::NULL)
+      end
+      [gem, { files: files("lib/#{gem}/**/*.rb").size, failing: failing }]
     end
   end
 
@@ -126,4 +153,5 @@ class HouseWalk
 end
 
 house = HouseWalk.new
-ARGV.include?("--json") ? puts(JSON.pretty_generate(house.report)) : house.print_table(house.report)
+report = house.report(loads: ARGV.include?("--loads"))
+ARGV.include?("--json") ? puts(JSON.pretty_generate(report)) : house.print_table(report)

@@ -125,7 +125,7 @@ check("on error") do
   hook = Concurrently::Proc.on(:error) { |error| seen << error.message }
   concurrently { raise "hooked" }.await_result { nil }
   hook.cancel
-  seen
+  [seen, hook.cancelled?] # callbacks_attachable's Callback, which Concurrently's on returns, answers cancelled?
 end
 check("reinitialize!") do
   result = nil

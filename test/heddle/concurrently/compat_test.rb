@@ -33,7 +33,7 @@ class ConcurrentlyCompatTest < Minitest::Test
     "data" => "[:value, true, [:key]]",
     "error log" => '["Concurrent proc exited with error!", "Source location: ' \
                    "#{SCRIPT}:#{RAISING_LINE}\", \"Error: (ArgumentError) logged\"]",
-    "on error" => '["hooked"]',
+    "on error" => '[["hooked"], true]',
     "reinitialize!" => "nil",
     "lifetime" => "true",
     "debug" => '["BEGIN", "SUSPEND", "RESUME", "END"]',

@@ -159,10 +159,6 @@ module Heddle
           "isolation" => isolation_group, "series" => series, "code" => code }
       end
 
-      # @api private
-      # @return [Proc, nil] the block registered under phase
-      def block_for(phase) = @blocks[phase]
-
       private
 
       # true, false, or the name of a group (a String) for a Symbol or String.

@@ -23,9 +23,6 @@ module Heddle
 
       # @return [String] the report
       def to_s = message
-
-      # @return [Exception] the error the counterexample raised
-      def cause_error = @result.error
     end
   end
 end

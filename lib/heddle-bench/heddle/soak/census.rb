@@ -9,7 +9,7 @@ module Heddle
     # An opt-in soak load that records, every INTERVAL seconds, live objects
     # per class (after a GC), GC.stat, RSS, the allocator's totals
     # ({MallocInfo}) and YJIT's code size to a JSON-lines file, to find what
-    # grows in a long soak (issue 28):
+    # grows in a long soak:
     #
     #   heddle soak --seconds 600 --require heddle/soak/census
     #

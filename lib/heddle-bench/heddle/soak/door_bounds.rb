@@ -4,7 +4,7 @@ require "heddle/check"
 
 module Heddle
   module Soak
-    # Sizes, lengths and bounds at the doors (issue 28), as properties: a
+    # Sizes, lengths and bounds at the doors, as properties: a
     # map with any size, and the check gem's collection and number
     # generators with any min:/max:, either work within what was asked or
     # raise ArgumentError/TypeError naming the option, at once. Absurd sizes

@@ -3,7 +3,7 @@
 module Heddle
   module Soak
     # Calls of heddle's public core API with good and bad arguments, for the
-    # "validate at the door" property (issue 14): a bad call raises the error
+    # "validate at the door" property: a bad call raises the error
     # named here, naming its parameter, and leaves the loop as it was, which
     # {.canary_sings?} checks after every call. Used by the test suite
     # (test/heddle/procs/doors_test.rb) and by `heddle soak`'s doors load.

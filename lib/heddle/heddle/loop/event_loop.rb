@@ -147,7 +147,7 @@ module Heddle
     # waits, timers, IO waiters) that they will never run here: called in a
     # forked child before the loop is emptied, so that awaiting one of the
     # parent's evaluations raises at once instead of waiting for ever
-    # (issue 28: a grandchild's await hung). Entries answer +__forked__+
+    # (a grandchild's await hung). Entries answer +__forked__+
     # with the parent's pid if they care.
     # @api private
     # @param parent [Integer] the pid of the process the loop was forked from

@@ -76,7 +76,7 @@ module Heddle
         #   Heddle::EventLoop::IOWatch.backend # => Heddle::EventLoop::Selectors::NIOWatch
         def backend
           # Under a lock: threads whose first loops open at once each required
-          # nio4r ("circular require" warnings under -w; issue 28).
+          # nio4r ("circular require" warnings under -w).
           # With interrupts held back: a thread killed while it loaded nio4r
           # under the lock once left the others waiting for it for good.
           @backend || Thread.handle_interrupt(Object => :never) do

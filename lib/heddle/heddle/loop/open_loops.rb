@@ -17,7 +17,7 @@ module Heddle
     #
     # Strong references, not ObjectSpace::WeakMap: Ruby 3.1's WeakMap yielded,
     # under thread churn, keys already freed whose slots held other objects
-    # (a Symbol, an Array, nil: issue 28). The registry only ever holds loops
+    # (a Symbol, an Array, nil). The registry only ever holds loops
     # that are open, and drops them when they close or are reaped.
     class OpenLoops
       KEY = :__heddle_open_loops__

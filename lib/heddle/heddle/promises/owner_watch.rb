@@ -6,7 +6,7 @@ module Heddle
     # thread ends ({EvaluationAwaiter#strand}: LoopGoneError, saying how the
     # thread ended). A waiter used to look at the owner thread once a second,
     # so a wait for an evaluation whose thread died ended a second late, or
-    # with a TimeoutError when its +within:+ was shorter (issue 28).
+    # with a TimeoutError when its +within:+ was shorter.
     #
     # One watcher thread per owner thread (but the main thread, whose end
     # is the process's) that has awaiters from other threads, joining it;

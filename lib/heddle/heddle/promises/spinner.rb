@@ -17,8 +17,8 @@ module Heddle
     # sleep and no wake-up of a parked thread.
     #
     # Why it is measured rather than always on: it pays only when the
-    # hand-overs stay on one core (the process pinned, or the other core
-    # busy). On a quiet 2-core machine every pass becomes a cross-core
+    # hand-overs stay on one core (the process pinned, or the other cores
+    # busy). On a quiet machine of several cores every pass becomes a cross-core
     # wake-up and spinning is *slower* than parking; and an idle thread that
     # holds Ruby 3.1's signal fd (the first thread to sleep while it is free
     # takes it: Timeout's, in `heddle bench`, or one in Queue#pop) makes it

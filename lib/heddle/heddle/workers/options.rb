@@ -12,7 +12,7 @@ module Heddle
       # machine cannot honour (a fiber's stack takes two kernel mappings, and
       # vm.max_map_count is 65,530 by default; a thread or a process costs
       # more), refused at the door rather than found out after minutes of
-      # starting them (issue 28: size: 10**8 fibers hung).
+      # starting them (size: 10**8 fibers hung).
       MAX_SIZE = { fiber: EventLoop::MAX_LIVE_FIBERS, thread: 10_000, process: 1_024, ractor: 1_024 }.freeze
       # Any other kind (inline, redis)
       MAX_SIZE_OTHER = 10_000

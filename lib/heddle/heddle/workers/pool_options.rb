@@ -75,7 +75,7 @@ module Heddle
 
       # The options of a one-off pool for `count` items ({Heddle.map}): no
       # more workers than items, whether the size was given or the default
-      # (size: 10_000 threads for 2 items started 10,000 threads; issue 28).
+      # (size: 10_000 threads for 2 items started 10,000 threads).
       # @param count [Integer]
       # @return [PoolOptions] self, or a copy with the size filled in
       def sized_for(count)
@@ -91,7 +91,7 @@ module Heddle
       # The options of a one-off pool for a map bounded by +seconds+
       # ({Heddle.map}'s timeout:): a Redis pool gives up connecting by then
       # (Heddle.map(timeout: 2) on a silent port ended after 10 s, the
-      # reconnect_timeout, each attempt waiting the client's 5 s; issue 28).
+      # reconnect_timeout, each attempt waiting the client's 5 s).
       # @param seconds [Numeric, nil]
       # @return [PoolOptions] self, or a copy with a shorter reconnect_timeout
       def within(seconds)

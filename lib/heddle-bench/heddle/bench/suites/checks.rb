@@ -80,7 +80,7 @@ module Heddle
   end
 end
 
-# Property checks on every heddle backend beside Pbt 0.7.0 (issue 6). One trial
+# Property checks on every heddle backend beside Pbt 0.7.0 (docs/check.md). One trial
 # is one check (100 runs, plus shrinking for failure_simple), as one
 # iteration of the seed's benchmark-ips scripts.
 Heddle::Bench.suite(:checks) do |s|

@@ -4,7 +4,7 @@ require_relative "support/redis_fleet"
 require_relative "support/sidekiq_peer"
 
 # worker: :redis against Sidekiq, and against itself with 1 and 2 workers,
-# a local process pool, and a worker killed at the half (issue 16).
+# a local process pool, and a worker killed at the half (docs/redis.md).
 Heddle::Bench.suite(:distributed) do |s|
   s.title "Distributed maps: worker: :redis over `heddle worker` processes"
   s.description "Seconds per map (lower is better). Workers are separate processes on this machine standing in " \

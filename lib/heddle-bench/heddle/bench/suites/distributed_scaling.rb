@@ -5,7 +5,7 @@ require_relative "support/sidekiq_peer"
 
 # worker: :redis with 1, 2 and 4 workers beside Sidekiq 7.3 with as many
 # processes on the same trivial jobs, and a worker killed with kill -9 at the
-# default visibility timeout (issue 25): how long a dead worker costs.
+# default visibility timeout: how long a dead worker costs.
 Heddle::Bench.suite(:distributed_scaling) do |s|
   s.title "Distributed maps: 1, 2 and 4 Redis workers beside Sidekiq; a worker killed at the default timeout"
   s.description "Seconds per map (lower is better; items per second = items / seconds). Workers are separate " \

@@ -80,7 +80,7 @@ module Heddle
   end
 end
 
-# Heddle's backends against the parallel gem and a plain map (issue 5).
+# Heddle's backends against the parallel gem and a plain map (docs/workers.md).
 Heddle::Bench.suite(:map) do |s|
   s.title "Map: 1,000 trivial items and 100 CPU-heavy items over 2 workers"
   s.description "Seconds per map (lower is better). 'warm' pools are started in the row's setup (timed apart), " \

@@ -349,7 +349,7 @@ module Heddle
   end
 end
 
-# The seed's message benchmark, every variant in both modes (issue 5).
+# The seed's message benchmark, every variant in both modes.
 Heddle::Bench.suite(:messages) do |s|
   total_label = Heddle::Bench::MessagesSuite::TOTAL.to_s.reverse.scan(/\d{1,3}/).join(",").reverse
   s.title "Messages: #{total_label} STATUS/OK round trips between a master and N workers"

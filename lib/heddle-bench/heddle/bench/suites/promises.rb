@@ -11,7 +11,7 @@ module Heddle
     module PromisesSuite
       WAITERS = 10
       # The article's job is 900,000 promises; thread waiters cost 15-40 µs
-      # each on this 2-core machine, so the default run takes 100,000 to stay
+      # each on a 2-core VM, so the default run takes 100,000 to stay
       # within ~3 minutes. HEDDLE_BENCH_PROMISES=900000 runs the article's size.
       TOTAL = Integer(ENV.fetch("HEDDLE_BENCH_PROMISES", "100000"))
       QUICK_TOTAL = 5_000

@@ -2,10 +2,10 @@
 
 require_relative "support/row_builder"
 
-# heddle's Fiber::Scheduler beside async 2.23.1's (issue 2, "Fiber::Scheduler";
-# docs/scheduler.md): two fibers taking turns with plain Ruby calls, run by
-# Heddle.run and by Async { }. Each job runs in a thread of its own, so that
-# each library starts a fresh loop and scheduler on it.
+# heddle's Fiber::Scheduler beside async 2.23.1's (docs/scheduler.md): two
+# fibers taking turns with plain Ruby calls, run by Heddle.run and by Async { }.
+# Each job runs in a thread of its own, so that each library starts a fresh
+# loop and scheduler on it.
 Heddle::Bench.suite(:scheduler) do |s|
   s.title "Fiber::Scheduler: two fibers taking turns with plain Ruby"
   s.seed "concurrently-performance-guide.md"

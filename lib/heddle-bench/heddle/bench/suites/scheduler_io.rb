@@ -2,7 +2,7 @@
 
 require_relative "support/row_builder"
 
-# heddle's Fiber::Scheduler beside async's on IO (issue 26): the same plain
+# heddle's Fiber::Scheduler beside async's on IO (docs/scheduler.md): the same plain
 # Ruby (Fiber.schedule, IO#read/#write, TCPServer/TCPSocket), run once under
 # Heddle.run and once under Async { }, each in a thread of its own so that
 # each library starts a fresh loop and scheduler. Every job checks what it

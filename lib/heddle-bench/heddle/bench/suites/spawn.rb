@@ -2,16 +2,17 @@
 
 require_relative "support/row_builder"
 
-# Spawning many evaluations at once (issue 2, "Benchmarks"): 100,000
+# Spawning many evaluations at once (docs/bench-concurrently.md): 100,000
 # evaluations that each wait 0, then awaiting them all, heddle beside async
 # 2.23.1; and 1,000,000 pending heddle evaluations run to completion.
 Heddle::Bench.suite(:spawn) do |s|
   s.title "Spawning 100,000 evaluations that wait 0, and 1,000,000 pending ones"
   s.seed "concurrently-performance-guide.md"
   s.description "Seconds for the whole job, GC on, each trial in a fresh process (100,000 live fibers and " \
-                "1,000,000 evaluations are too much to leave in the harness). async gets the brief's code and its " \
-                "fastest documented equivalent (Task#yield instead of sleep 0). The 1,000,000 evaluations do not " \
-                "wait: waiting ones would all hold a fiber at once, beyond what vm.max_map_count allows. " \
+                "1,000,000 evaluations are too much to leave in the harness). async gets the obvious code " \
+                "(sleep 0 in each task) and its fastest documented equivalent (Task#yield instead of sleep 0). " \
+                "The 1,000,000 evaluations do not wait: waiting ones would all hold a fiber at once, " \
+                "beyond what vm.max_map_count allows. " \
                 "Not the same schedule: in async a child's sleep 0 returns to the reactor, which finishes it " \
                 "before the parent spawns the next, so at most 2 tasks are alive (counted); heddle starts all " \
                 "100,000 in one loop turn and holds 100,000 suspended fibers (20,000 at a time); the row " \
@@ -54,7 +55,7 @@ Heddle::Bench.suite(:spawn) do |s|
 
   rows.row "spawn 100k, wait 0, await all", library: "heddle", compare: "spawn 100k", isolate: :trial, estimate: 1.5,
                                             code: code.new(setup: spawn, timed: heddle_spawn)
-  # Its own compare group: the suite's smoke test pins "spawn 100k" to the brief's three rows.
+  # Its own compare group: the suite's smoke test pins "spawn 100k" to its three rows.
   rows.row "spawn 100k one at a time (async's schedule)", library: "heddle", compare: "spawn one at a time",
                                                           isolate: :trial, estimate: 1,
                                                           code: code.new(setup: spawn, timed: heddle_each)

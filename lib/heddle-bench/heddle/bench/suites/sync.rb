@@ -2,7 +2,7 @@
 
 require_relative "support/row_builder"
 
-# Limits and groups beside async 2.23.1 (issue 27; docs/sync.md): a
+# Limits and groups beside async 2.23.1 (docs/sync.md): a
 # semaphore's acquire and release, a group's wait for all and stop of all,
 # Heddle::Semaphore and Heddle::Group against Async::Semaphore and
 # Async::Barrier. Each job runs in a thread of its own, so that each library

@@ -3,7 +3,7 @@
 module Heddle
   module Soak
     module Loads
-      # The faults of issue 28, round after round: short-lived threads that
+      # Faults found under thread churn, round after round: short-lived threads that
       # each open a loop and fulfil a promise other threads await; an IO
       # closed by another thread under a waiter (it wakes with the
       # closed-stream IOError); an evaluation whose thread died, awaited

@@ -9,7 +9,7 @@ module Heddle
     module Loads
       # "Validate at the door": each round checks DoorCalls' property with a
       # fresh seed, so a long soak tries many sequences of good and bad calls,
-      # and DoorBounds' properties (sizes, lengths, bounds; issue 28).
+      # and DoorBounds' properties (sizes, lengths, bounds).
       class Doors < Load
         RUNS = 5
 

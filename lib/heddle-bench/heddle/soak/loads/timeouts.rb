@@ -6,7 +6,7 @@ module Heddle
   module Soak
     module Loads
       # Timeout.timeout inside Heddle.run while short procs keep starting
-      # (issue 14's first crash): each expires on a queue nobody fills, and
+      # (the first crash a soak found): each expires on a queue nobody fills, and
       # one that does not expire returns its value.
       class Timeouts < Load
         # Timeouts per round.

@@ -21,7 +21,7 @@ module Heddle
         # The longest collection a fresh draw builds: a larger `max:` is
         # accepted (it bounds shrunk and replayed cases too) but lengths are
         # drawn up to this, and a larger `min:` is refused. A run builds
-        # hundreds of values; a length of 10**30 hung (issue 28).
+        # hundreds of values; a length of 10**30 hung.
         MAX_LENGTH = 100_000
 
         # @param element [Arbitrary]

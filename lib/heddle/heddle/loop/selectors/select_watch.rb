@@ -16,7 +16,7 @@ module Heddle
         # Longest blocking select while IOs are waited on, in seconds. The
         # kernel's select does not return when another thread closes one of
         # its descriptors, so a waiter of an IO closed under it hung until
-        # something else woke the loop (issue 28); the next select finds the
+        # something else woke the loop; the next select finds the
         # closed IO (IOError) and wakes its waiters.
         CLOSED_CHECK = 0.05
 

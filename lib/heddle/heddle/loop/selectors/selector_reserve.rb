@@ -6,8 +6,8 @@ module Heddle
       # Spare nio4r selectors, handed from the loops that close to the loops
       # that open. nio4r keeps some memory of every NIO::Selector it ever
       # made, closed or collected, so a program whose short-lived threads
-      # each waited on an IO grew for good (measured in docs/journal/core.md,
-      # issue 28). A loop takes a spare before it makes one.
+      # each waited on an IO grew for good (measured in docs/journal/core.md).
+      # A loop takes a spare before it makes one.
       #
       # At most {LIMIT} spares, 3 descriptors each (epoll and nio4r's wake-up
       # pipe). One reserve per Ractor (Ractor-local, as {OpenLoops}); a

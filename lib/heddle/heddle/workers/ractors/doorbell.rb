@@ -8,7 +8,7 @@ module Heddle
       # ractor sends to a ractor whose thread sleeps in Ractor.receive (the
       # sender needs the receiver's scheduler lock) while a thread of the
       # receiver, waking up, holds that lock and waits for a GC or YJIT
-      # barrier the sender never joins (docs/journal/workers.md, issue 30).
+      # barrier the sender never joins (docs/journal/workers.md).
       # So a message is sent first and a byte written to a pipe after it: the
       # main ractor's one reader ({Ractors::Mailroom}) waits on the pipe, then
       # {.drain}s the messages already there, and never sleeps in

@@ -11,7 +11,7 @@ module Heddle
       # of the worker sleeping in Ractor.receive. That wake-up deadlocked
       # Ruby 3.3.8's VM when a stop was sent while the worker's other thread
       # woke from an item's sleep and a GC barrier was pending (the stress
-      # script's killed shape; docs/journal/workers.md, issue 30), as the
+      # script's killed shape; docs/journal/workers.md), as the
       # main ractor's own wake-ups did before {Ractors::Doorbell}.
       class Handle
         # @return [Ractor]

@@ -9,7 +9,7 @@ module Heddle
       # a ractor check's driver). One reader, because Ruby 3.1.2's
       # Ractor.receive_if, with two readers filtering, spun at 100% CPU
       # holding the GVL while only the other's messages were there (a pool
-      # and a ractor check in one process hung; issue 30). The thread runs
+      # and a ractor check in one process hung). The thread runs
       # while a receiver is open; a message for a receiver not open waits
       # for the next one to open (a dropped pool's finalizer mailed from a
       # worker ractor; a check's late result, which its driver drops).

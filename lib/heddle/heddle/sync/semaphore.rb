@@ -75,7 +75,7 @@ module Heddle
           # not &block: handle_interrupt yields an argument, which a lambda refuses
           Thread.handle_interrupt(Masks::INTERRUPTIBLE) { block.call }
         ensure
-          release
+          release_held # already masked: a second mask costs a Hash on 3.1
         end
       end
     end
@@ -88,14 +88,7 @@ module Heddle
     #   semaphore.acquire
     #   semaphore.release
     def release
-      Thread.handle_interrupt(Masks::UNINTERRUPTED) do
-        waiter = @mutex.synchronize do
-          raise Heddle::Error, "Semaphore#release: no slot is held (acquire first)" if @count.zero?
-
-          next_waiter
-        end
-        waiter&.fulfill(true)
-      end
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) { release_held }
       nil
     end
 
@@ -148,9 +141,19 @@ module Heddle
       give_up(promise) unless waited
     end
 
+    # {#release}'s work, called with interrupts held back.
+    def release_held
+      waiter = @mutex.synchronize do
+        raise Heddle::Error, "Semaphore#release: no slot is held (acquire first)" if @count.zero?
+
+        next_waiter
+      end
+      waiter&.fulfill(true)
+    end
+
     def give_up(promise)
       handed = @mutex.synchronize { !@waiting.delete(promise) }
-      release if handed # fulfilled after the check: the slot is ours, pass it on
+      release_held if handed # fulfilled after the check: the slot is ours, pass it on
     end
 
     # Under the lock: the next waiter keeps the slot being released; with

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masks"
+
 module Heddle
   class EventLoop
     module Selectors
@@ -23,7 +25,7 @@ module Heddle
       # most SCAN_ALWAYS IOs are registered, else at most every
       # SCAN_INTERVAL seconds (sleeps are cut short to it), and every
       # SCAN_SWEEPS sweeps of a loop that never sleeps.
-      class NIOWatch < IOWatch
+      class NIOWatch < IOWatch # rubocop:disable Metrics/ClassLength -- one selector, one file
         # One IO's waiters per direction, the armed directions (READ|WRITE
         # bits), per direction the sweep that left a readiness token and the
         # first sweep of a run of untaken ones, and the sleep count of its
@@ -150,7 +152,7 @@ module Heddle
           @sweeps += 1
           wake_dead unless @dead.empty?
           scan(age: true) if (@countdown -= 1).zero?
-          ready = @selector&.select(0) or return
+          ready = held { @selector&.select(0) } or return
 
           ready.each { |monitor| swept(monitor) }
         end
@@ -171,7 +173,8 @@ module Heddle
 
           return false if scan_due? && scan # a waiter of a closed IO woke: there is work, do not sleep
 
-          ready = selector_with(wake_io).select(sleep_limit(timeout)) or return false
+          selector = held { selector_with(wake_io) }
+          ready = Thread.handle_interrupt(Masks::ON_BLOCKING) { selector.select(sleep_limit(timeout)) } or return false
           woke = false
           ready.each do |monitor|
             reg = monitor.value
@@ -191,7 +194,7 @@ module Heddle
           @regs.clear
           @dead.clear
           @waiting = 0
-          @selector&.close
+          held { @selector&.close }
           @selector = @wake_io = nil
         end
 
@@ -207,6 +210,15 @@ module Heddle
         private
 
         def selector = (@selector ||= SelectorReserve.current.take(@on_open))
+
+        # nio4r's selector locks a Mutex of its own in register, deregister,
+        # select and close (a monitor's close deregisters), and notes the
+        # owner only once Mutex#lock has returned: an interrupt landing
+        # between the two leaves the lock held and every later call of that
+        # thread raising "deadlock; recursive locking". So those calls run
+        # with interrupts held back; a select that blocks lets them in while
+        # it waits. Hot path (each sweep): see the scheduler_io benchmark.
+        def held(&) = Thread.handle_interrupt(Masks::UNINTERRUPTED, &)
 
         def selector_with(wake_io)
           return @selector if wake_io.equal?(@wake_io)
@@ -225,7 +237,7 @@ module Heddle
           if (monitor = reg.monitor)
             monitor.interests = INTERESTS[armed]
           else
-            (reg.monitor = selector.register(reg.io, INTERESTS[armed])).value = reg
+            (reg.monitor = held { selector.register(reg.io, INTERESTS[armed]) }).value = reg
           end
           reg.armed = armed
         rescue IOError, Errno::EBADF
@@ -328,7 +340,7 @@ module Heddle
             @woke ||= waited
             release(reg)
           elsif !waited && reg.used < @idle_before
-            reg.monitor&.close
+            held { reg.monitor&.close }
             true
           else
             false
@@ -351,7 +363,7 @@ module Heddle
           @waiting -= reg.readers.size + reg.writers.size
           reg.readers.each(&:__io_ready__)
           reg.writers.each(&:__io_ready__)
-          reg.monitor&.close
+          held { reg.monitor&.close }
           true
         end
       end

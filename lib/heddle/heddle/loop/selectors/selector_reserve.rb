@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masks"
+
 module Heddle
   class EventLoop
     module Selectors
@@ -45,9 +47,12 @@ module Heddle
         def put(selector, monitors = [], wake_io = nil)
           return if selector.closed?
 
-          unregister(selector, monitors, wake_io)
-          extra = @lock.synchronize { @spares.size < LIMIT ? @spares.push(selector) && nil : selector }
-          extra&.close
+          # held back: nio4r's own lock (see NIOWatch#held)
+          Thread.handle_interrupt(Masks::UNINTERRUPTED) do
+            unregister(selector, monitors, wake_io)
+            extra = @lock.synchronize { @spares.size < LIMIT ? @spares.push(selector) && nil : selector }
+            extra&.close
+          end
         end
 
         # @return [Integer] spares kept now

@@ -11,8 +11,5 @@ module Heddle
     UNINTERRUPTED = { Object => :never }.compare_by_identity.freeze
     # Every asynchronous interrupt let in at once, whatever the masks around.
     INTERRUPTIBLE = { Object => :immediate }.compare_by_identity.freeze
-    # Every asynchronous interrupt held back except while a blocking call
-    # (a select, a contended lock) waits.
-    ON_BLOCKING = { Object => :on_blocking }.compare_by_identity.freeze
   end
 end

@@ -288,42 +288,7 @@ class IOWatchNIOTest < Minitest::Test
     watch&.clear
   end
 
-  # nio4r's selector notes the owner of its lock only after Mutex#lock has
-  # returned: an interrupt landing between the two (a Thread#raise aimed at
-  # a thread in Heddle.await_readable) left the lock held, and the thread's
-  # next sweep raised "deadlock; recursive locking" (the interrupt fuzz,
-  # seed 1467760223). Thread.current.raise honours masks as an interrupt
-  # from another thread does.
-  def test_an_interrupt_as_the_selectors_lock_returns_leaves_the_selector_usable
-    watch = backend.new
-    reader, writer = IO.pipe
-    writer.write("x")
-    watch.add_reader(reader, Struct.new(:ready) { def __io_ready__ = (self.ready = true) }.new)
-    locks = []
-    assert_raises(Interrupt) { raise_as_selector_locks(locks) { watch.sweep } }
-    skip "this nio4r's select locks no Mutex" if locks.empty?
-
-    refute locks.first.owned?, "nio4r's lock left held by this thread"
-    watch.sweep # raised ThreadError: deadlock; recursive locking
-  ensure
-    [reader, writer].each { |io| io&.close }
-    watch&.clear
-  end
-
   private
-
-  # Raises Interrupt in this thread, once, as a Mutex#lock called by
-  # NIO::Selector#select returns (the Mutex is added to +locks+).
-  def raise_as_selector_locks(locks, &)
-    trace = TracePoint.new(:c_return) do |point|
-      next unless locks.empty? && point.method_id == :lock && point.self.is_a?(Thread::Mutex)
-      next unless caller_locations(1, 3).any? { |frame| frame.label.to_s.end_with?("select") }
-
-      locks << point.self
-      Thread.current.raise(Interrupt, "interrupted")
-    end
-    trace.enable(&)
-  end
 
   def release(waiters, pipes)
     waiters.each { |waiter| waiter.conclude_to(nil) unless waiter.concluded? }

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "../../masks"
-
 module Heddle
   class EventLoop
     module Selectors
@@ -25,7 +23,7 @@ module Heddle
       # most SCAN_ALWAYS IOs are registered, else at most every
       # SCAN_INTERVAL seconds (sleeps are cut short to it), and every
       # SCAN_SWEEPS sweeps of a loop that never sleeps.
-      class NIOWatch < IOWatch # rubocop:disable Metrics/ClassLength -- one selector, one file
+      class NIOWatch < IOWatch
         # One IO's waiters per direction, the armed directions (READ|WRITE
         # bits), per direction the sweep that left a readiness token and the
         # first sweep of a run of untaken ones, and the sleep count of its
@@ -152,7 +150,7 @@ module Heddle
           @sweeps += 1
           wake_dead unless @dead.empty?
           scan(age: true) if (@countdown -= 1).zero?
-          ready = held { @selector&.select(0) } or return
+          ready = @selector&.select(0) or return
 
           ready.each { |monitor| swept(monitor) }
         end
@@ -173,8 +171,7 @@ module Heddle
 
           return false if scan_due? && scan # a waiter of a closed IO woke: there is work, do not sleep
 
-          selector = held { selector_with(wake_io) }
-          ready = Thread.handle_interrupt(Masks::ON_BLOCKING) { selector.select(sleep_limit(timeout)) } or return false
+          ready = selector_with(wake_io).select(sleep_limit(timeout)) or return false
           woke = false
           ready.each do |monitor|
             reg = monitor.value
@@ -194,7 +191,7 @@ module Heddle
           @regs.clear
           @dead.clear
           @waiting = 0
-          held { @selector&.close }
+          @selector&.close
           @selector = @wake_io = nil
         end
 
@@ -210,15 +207,6 @@ module Heddle
         private
 
         def selector = (@selector ||= SelectorReserve.current.take(@on_open))
-
-        # nio4r's selector locks a Mutex of its own in register, deregister,
-        # select and close (a monitor's close deregisters), and notes the
-        # owner only once Mutex#lock has returned: an interrupt landing
-        # between the two leaves the lock held and every later call of that
-        # thread raising "deadlock; recursive locking". So those calls run
-        # with interrupts held back; a select that blocks lets them in while
-        # it waits. Hot path (each sweep): see the scheduler_io benchmark.
-        def held(&) = Thread.handle_interrupt(Masks::UNINTERRUPTED, &)
 
         def selector_with(wake_io)
           return @selector if wake_io.equal?(@wake_io)
@@ -237,7 +225,7 @@ module Heddle
           if (monitor = reg.monitor)
             monitor.interests = INTERESTS[armed]
           else
-            (reg.monitor = held { selector.register(reg.io, INTERESTS[armed]) }).value = reg
+            (reg.monitor = selector.register(reg.io, INTERESTS[armed])).value = reg
           end
           reg.armed = armed
         rescue IOError, Errno::EBADF
@@ -340,7 +328,7 @@ module Heddle
             @woke ||= waited
             release(reg)
           elsif !waited && reg.used < @idle_before
-            held { reg.monitor&.close }
+            reg.monitor&.close
             true
           else
             false
@@ -363,7 +351,7 @@ module Heddle
           @waiting -= reg.readers.size + reg.writers.size
           reg.readers.each(&:__io_ready__)
           reg.writers.each(&:__io_ready__)
-          held { reg.monitor&.close }
+          reg.monitor&.close
           true
         end
       end

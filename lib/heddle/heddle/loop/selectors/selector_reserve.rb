@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "../../masks"
-
 module Heddle
   class EventLoop
     module Selectors
@@ -47,12 +45,9 @@ module Heddle
         def put(selector, monitors = [], wake_io = nil)
           return if selector.closed?
 
-          # held back: nio4r's own lock (see NIOWatch#held)
-          Thread.handle_interrupt(Masks::UNINTERRUPTED) do
-            unregister(selector, monitors, wake_io)
-            extra = @lock.synchronize { @spares.size < LIMIT ? @spares.push(selector) && nil : selector }
-            extra&.close
-          end
+          unregister(selector, monitors, wake_io)
+          extra = @lock.synchronize { @spares.size < LIMIT ? @spares.push(selector) && nil : selector }
+          extra&.close
         end
 
         # @return [Integer] spares kept now

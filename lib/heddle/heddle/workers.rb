@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "masks"
+
 require_relative "workers/error"
 require_relative "workers/options"
 require_relative "workers/pool_options"
@@ -41,10 +43,6 @@ module Heddle
   module Workers
     # The worker kinds, by the keyword that picks them.
     KINDS = %i[inline fiber thread process ractor redis].freeze
-    # Every asynchronous interrupt held back (Thread#kill's too), and let through.
-    UNINTERRUPTED = { Object => :never }.freeze
-    INTERRUPTIBLE = { Object => :immediate }.freeze
-    private_constant :UNINTERRUPTED, :INTERRUPTIBLE
 
     # A thread of heddle's workers, taking interrupts whatever its maker's
     # Thread.handle_interrupt masks (a new thread inherits them, and a pool
@@ -54,7 +52,7 @@ module Heddle
     # @param args [Array] given to the block, as Thread.new does
     # @return [Thread]
     def self.thread(*args, &body)
-      Thread.new(*args) { |*given| Thread.handle_interrupt(INTERRUPTIBLE) { body.call(*given) } }
+      Thread.new(*args) { |*given| Thread.handle_interrupt(Masks::INTERRUPTIBLE) { body.call(*given) } }
     end
 
     @live = ObjectSpace::WeakMap.new
@@ -123,8 +121,8 @@ module Heddle
         # pipe behind. (The workers' threads are made in the interruptible
         # part: a new thread inherits its maker's masks.)
         pool = nil
-        Thread.handle_interrupt(UNINTERRUPTED) do
-          Thread.handle_interrupt(INTERRUPTIBLE) do
+        Thread.handle_interrupt(Masks::UNINTERRUPTED) do
+          Thread.handle_interrupt(Masks::INTERRUPTIBLE) do
             started(items, options.within(run.timeout), ->(made) { pool = made }, &)
             pool.map_checked(items, run)
           end

@@ -27,6 +27,24 @@ class MallocInfoTest < Minitest::Test
       <total type="mmap" count="1" size="4096"/><system type="current" size="150"/>
       </malloc>
     XML
-    assert_equal({ system: 150, free: 33, mmap: 4096 }, Heddle::Soak::MallocInfo.parse(document))
+    assert_equal({ system: 150, free: 33, mmap: 4096, resident_free: 0 }, Heddle::Soak::MallocInfo.parse(document))
+  end
+
+  # A bin's free chunks count whole while smaller than two pages, and two
+  # pages each beyond (malloc_trim gave the rest back), summed over arenas.
+  def test_free_bytes_that_can_stay_resident_are_bounded_per_chunk
+    document = <<~XML
+      <malloc version="1">
+      <heap nr="0"><sizes>
+        <size from="33" to="48" total="480" count="10"/>
+        <size from="1048577" to="2097152" total="104857600" count="50"/>
+        <unsorted from="9000" to="9000" total="9000" count="1"/>
+      </sizes></heap>
+      <heap nr="1"><sizes><size from="4000" to="4000" total="8000" count="2"/></sizes></heap>
+      </malloc>
+    XML
+    page = 4096
+    expected = 480 + (50 * 2 * page) + (2 * page) + 8000
+    assert_equal expected, Heddle::Soak::MallocInfo.resident(document, page: page)
   end
 end

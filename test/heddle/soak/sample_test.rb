@@ -8,6 +8,8 @@ require "fiddle"
 # Ruby 3.3 does with the stacks of ended fibers): the kernel keeps them in
 # VmRSS until it needs the memory, so they are not memory the process holds.
 class SoakSampleTest < Minitest::Test
+  include FreshRuby
+
   SIZE = 64 << 20
   PROT_READ_WRITE = 3
   MAP_PRIVATE_ANONYMOUS = 0x22
@@ -44,6 +46,33 @@ class SoakSampleTest < Minitest::Test
     gap = Heddle::Soak::Sample.rss_kb - Heddle::Soak::Sample.held_kb
     assert_operator gap, :>=, 40_000, "~50 MB of free chunks between live strings still counted as held"
     assert_equal 50_000, kept.compact.size
+  end
+
+  # Large freed blocks that malloc_trim gave back are not subtracted again:
+  # Ruby 3.4 frees thread stacks into the arenas, and a soak read as holding
+  # nothing (RSS less every free byte was below zero).
+  def test_large_free_chunks_given_back_are_not_subtracted
+    skip "no malloc_info here (not glibc)" unless Heddle::Soak::MallocInfo.call
+
+    gap_before, gap_after, freed, held = in_fresh_ruby(<<~RUBY, prelude: 'require "heddle/soak"; require "fiddle"')
+      libc = ->(name, args, ret) { Fiddle::Function.new(Fiddle::Handle::DEFAULT[name], args, ret) }
+      libc.call("mallopt", [Fiddle::TYPE_INT, Fiddle::TYPE_INT], Fiddle::TYPE_INT).call(-3, 256 << 20) # M_MMAP_THRESHOLD
+      malloc = libc.call("malloc", [Fiddle::TYPE_SIZE_T], Fiddle::TYPE_VOIDP)
+      free = libc.call("free", [Fiddle::TYPE_VOIDP], Fiddle::TYPE_VOID)
+      blocks = Array.new(64) do
+        block = malloc.call(1 << 20)
+        Fiddle::Pointer.new(block.to_i, 1 << 20)[0, 1 << 20] = "x" * (1 << 20) # resident
+        [block, malloc.call(64)] # a live chunk between, so the freed blocks stay in the bins
+      end
+      before = (gap = -> { Heddle::Soak::Sample.rss_kb - Heddle::Soak::Sample.held_kb }).call
+      blocks.each { |block, _| free.call(block) }
+      Heddle::Soak::MallocTrim.call
+      [before, gap.call, Heddle::Soak::MallocInfo.call[:free], Heddle::Soak::Sample.held_kb]
+    RUBY
+    assert_operator freed, :>=, 60 << 20, "the 64 MB freed were not left in the bins"
+    assert_predicate held, :positive?, "64 MB freed and given back read as nothing held"
+    assert_operator gap_after - gap_before, :<, 16_000,
+                    "64 MB given back subtracted again (RSS less held: #{gap_before} kB, then #{gap_after} kB)"
   end
 
   # A cross-thread await leaves its owner's watcher thread lingering for a

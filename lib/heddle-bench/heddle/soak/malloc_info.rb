@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "etc"
+
 module Heddle
   module Soak
     # glibc's malloc_info: what the allocator holds from the system and how
@@ -9,9 +11,14 @@ module Heddle
     module MallocInfo
       module_function
 
+      # Bytes per page of this machine.
+      PAGE = Etc.sysconf(Etc::SC_PAGESIZE)
+
       # @return [Hash{Symbol => Integer}, nil] bytes: :system (held from the
       #   kernel by every arena), :free (in free chunks), :mmap (in mmapped
-      #   chunks); nil where the C library has no malloc_info (not glibc)
+      #   chunks), :resident_free (the part of :free that can still be
+      #   resident once trimmed, see {.resident}); nil where the C library
+      #   has no malloc_info (not glibc)
       def call
         return unless functions
 
@@ -26,7 +33,22 @@ module Heddle
         last = ->(pattern) { document.scan(pattern).last&.first.to_i }
         total = ->(type) { last.call(/<total type="#{type}" count="\d+" size="(\d+)"/) }
         { system: last.call(/<system type="current" size="(\d+)"/),
-          free: total.call("fast") + total.call("rest"), mmap: total.call("mmap") }
+          free: total.call("fast") + total.call("rest"), mmap: total.call("mmap"),
+          resident_free: resident(document) }
+      end
+
+      # Free bytes that stay resident after malloc_trim, which gives back
+      # every whole page inside a free chunk: at most two pages a chunk (the
+      # partial ones at its ends), so a bin's share is the lesser of its
+      # bytes and two pages per chunk. Large freed blocks (thread stacks,
+      # Ruby 3.4's) count next to nothing: subtracting all of :free read a
+      # 3.4 process as holding nothing.
+      # @param document [String] a malloc_info document
+      # @param page [Integer] bytes per page
+      # @return [Integer] bytes, summed over every arena's bins
+      def resident(document, page: PAGE)
+        document.scan(/<(?:size|unsorted) from="\d+" to="\d+" total="(\d+)" count="(\d+)"/)
+                .sum { |total, count| [total.to_i, count.to_i * 2 * page].min }
       end
 
       # The document, written by malloc_info through a temporary FILE*.

@@ -48,15 +48,17 @@ module Heddle
       end
 
       # Memory the process holds: {.rss_kb} less the free chunks the
-      # allocator keeps for reuse ({MallocInfo}). Threads that come and go
-      # leave glibc's arenas fragmented: on Ruby 3.1 a soak's RSS climbed by
-      # a third while the bytes in use stayed flat, and malloc_trim cannot
-      # give back a page that still holds one live chunk. A leak grows what
-      # is in use, which this still counts. Plain RSS where the C library has
-      # no malloc_info.
+      # allocator keeps resident for reuse ({MallocInfo}). Threads that come
+      # and go leave glibc's arenas fragmented: on Ruby 3.1 a soak's RSS
+      # climbed by a third while the bytes in use stayed flat, and
+      # malloc_trim cannot give back a page that still holds one live chunk.
+      # Only the free bytes that can still be resident are left out: a large
+      # free chunk is mostly given back already. A leak grows what is in
+      # use, which this still counts. Plain RSS where the C library has no
+      # malloc_info.
       # @return [Integer] kB
       def self.held_kb
-        free = MallocInfo.call&.fetch(:free, 0).to_i
+        free = MallocInfo.call&.fetch(:resident_free, 0).to_i
         [rss_kb - (free / 1024), 0].max
       end
 

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masks"
+
 module Heddle
   class EventLoop
     # The loop's IO readiness registry: for every IO and direction, the
@@ -79,7 +81,7 @@ module Heddle
           # nio4r ("circular require" warnings under -w).
           # With interrupts held back: a thread killed while it loaded nio4r
           # under the lock once left the others waiting for it for good.
-          @backend || Thread.handle_interrupt(Object => :never) do
+          @backend || Thread.handle_interrupt(Masks::UNINTERRUPTED) do
             BACKEND_LOCK.synchronize { @backend ||= choose(ENV.fetch("HEDDLE_SELECTOR", nil)) }
           end
         end

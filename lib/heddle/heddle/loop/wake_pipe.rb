@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masks"
+
 module Heddle
   class EventLoop
     # The pipe through which another thread wakes a sleeping loop
@@ -12,10 +14,6 @@ module Heddle
     # next loop opens its pipe and finds the thread gone (see {OpenLoops}).
     # Included in {EventLoop}.
     module WakePipe
-      # Every asynchronous interrupt held back, Thread#kill's included.
-      UNINTERRUPTED = { Object => :never }.freeze
-      private_constant :UNINTERRUPTED
-
       # Closes the descriptors the loop holds: its wake-up pipe and its IO
       # watch's selector (pending IO waiters are forgotten). A later sleep
       # opens them again. Safe from another thread once the loop's thread
@@ -42,7 +40,7 @@ module Heddle
       # when collected, by then another loop's pipe; and one landing inside
       # IO#close of a pipe's write end skips the close(2) and leaks it.
       def open_wake_pipe
-        Thread.handle_interrupt(UNINTERRUPTED) do
+        Thread.handle_interrupt(Masks::UNINTERRUPTED) do
           OpenLoops.current.add(self)
           @wake_r, @wake_w = IO.pipe
         end
@@ -53,7 +51,7 @@ module Heddle
         writer = @wake_w
         return if reader.nil?
 
-        Thread.handle_interrupt(UNINTERRUPTED) do
+        Thread.handle_interrupt(Masks::UNINTERRUPTED) do
           @wake_r = @wake_w = nil
           OpenLoops.current.remove(self)
           [reader, writer].each { |io| io.close unless io.closed? }

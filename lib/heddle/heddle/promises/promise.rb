@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masks"
+
 module Heddle
   # A value that is not there yet: any thread or fiber may resolve it once
   # ({#fulfill} or {#reject}), and any number of threads and fibers may wait
@@ -30,10 +32,7 @@ module Heddle
     # the waiter list (never a wait or a callback), so contention is rare, and
     # a promise costs no Mutex of its own.
     LOCK = Thread::Mutex.new
-    # What {#resolve} holds back while it swaps and wakes: every
-    # asynchronous interrupt, Thread#kill's included.
-    UNINTERRUPTED = { Object => :never }.freeze
-    private_constant :LOCK, :UNINTERRUPTED
+    private_constant :LOCK
 
     # @param value [Object]
     # @return [Promise] a promise already fulfilled with value
@@ -224,12 +223,14 @@ module Heddle
     # The one place a promise changes from pending: state and waiters swap
     # under the lock; the waiters are woken after it is released. With no
     # waiter, the swap is the whole resolution and nothing can be left half
-    # done. With waiters it runs again with asynchronous interrupts
-    # (Thread#raise, Thread#kill, a timeout) held back: one landing between
-    # the swap and the wake would leave the promise resolved and its
-    # waiters asleep for good. (The mask costs more than an unwaited
-    # resolution: see the promises benchmark.)
+    # done. With waiters it runs with asynchronous interrupts (Thread#raise,
+    # Thread#kill, a timeout) held back: one landing between the swap and
+    # the wake would leave the promise resolved and its waiters asleep for
+    # good. The unlocked read of @waiters only picks the path; each path
+    # decides under the lock. Hot path: see the promises benchmark.
     def resolve(state, value)
+      return Thread.handle_interrupt(Masks::UNINTERRUPTED) { resolve_and_wake(state, value) } unless @waiters.nil?
+
       outcome = LOCK.synchronize do
         if !@state.equal?(PENDING)
           false
@@ -241,22 +242,23 @@ module Heddle
       end
       return outcome unless outcome.nil?
 
-      Thread.handle_interrupt(UNINTERRUPTED) { resolve_and_wake(state, value) }
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) { resolve_and_wake(state, value) }
     end
 
-    # {#resolve} with waiters, interrupts held back.
+    # {#resolve} with waiters, interrupts held back (so lock/unlock need no
+    # synchronize: nothing can land between them).
     def resolve_and_wake(state, value)
-      waiters = LOCK.synchronize do
-        next false unless @state.equal?(PENDING)
+      LOCK.lock
+      begin
+        return false unless @state.equal?(PENDING)
 
         @value = value
         @state = state
-        taken = @waiters
+        waiters = @waiters
         @waiters = nil
-        taken
+      ensure
+        LOCK.unlock
       end
-      return false if waiters.equal?(false)
-
       wake(waiters) if waiters
       true
     end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masks"
+
 module Heddle
   class Scheduler
     # The timer behind {Scheduler#timeout_after} and {Heddle.with_timeout}:
@@ -22,11 +24,6 @@ module Heddle
           @deadline = deadline
         end
       end
-
-      # Every asynchronous interrupt held back (Thread#kill's too), and let through.
-      UNINTERRUPTED = { Object => :never }.freeze
-      INTERRUPTIBLE = { Object => :immediate }.freeze
-      private_constant :UNINTERRUPTED, :INTERRUPTIBLE
 
       # Checks the +seconds+ of {Heddle.with_timeout} before anything is armed.
       # @param seconds [Object]
@@ -86,11 +83,11 @@ module Heddle
       # @return [Object] the block's value
       # @raise [Exception] the deadline's error when it expired in the block
       def run(&block)
-        Thread.handle_interrupt(UNINTERRUPTED) do
+        Thread.handle_interrupt(Masks::UNINTERRUPTED) do
           @timer = @loop.add_timer(@seconds, self, nil)
           @watch&.start
           # not &block: handle_interrupt yields an argument, which a lambda refuses
-          Thread.handle_interrupt(INTERRUPTIBLE) { block.call }
+          Thread.handle_interrupt(Masks::INTERRUPTIBLE) { block.call }
         ensure
           disarm
         end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masks"
+
 module Heddle
   class Scheduler
     # The thread that fires {Watch}es: the half of {Heddle.with_timeout} that
@@ -56,7 +58,7 @@ module Heddle
         # any thread. (Unmasking around Thread.new would let the maker's own
         # held-back interrupts in, halfway through the add.)
         def start
-          @thread = Thread.new { Thread.handle_interrupt(Object => :immediate) { run } }
+          @thread = Thread.new { Thread.handle_interrupt(Masks::INTERRUPTIBLE) { run } }
           @thread.name = "heddle with_timeout watchdog"
         end
 

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masks"
+
 require_relative "../scheduler/native_io" # loads the C path (Heddle::NativeSync) where it is built
 
 module Heddle
@@ -28,15 +30,12 @@ module Heddle
     # The largest limit: more holders than a process can have (each is a
     # thread or a fiber), and the largest C int.
     MAX_LIMIT = (2**31) - 1
-    # Every asynchronous interrupt held back (Thread#kill's too), and let through.
-    UNINTERRUPTED = { Object => :never }.freeze
-    INTERRUPTIBLE = { Object => :immediate }.freeze
     # The C fast path of an uncontended acquire with a block, or nil (pure
     # Ruby, HEDDLE_NATIVE=0): it counts the slot and sets up its ensure in
     # one step that no interrupt can split, without Thread.handle_interrupt,
     # which costs more than the rest of the acquire (see the sync benchmark).
     NATIVE = (Heddle::NativeSync if defined?(Heddle::NativeSync))
-    private_constant :UNINTERRUPTED, :INTERRUPTIBLE, :NATIVE
+    private_constant :NATIVE
 
     # @return [Integer] how many may hold it at once
     attr_reader :limit
@@ -64,19 +63,19 @@ module Heddle
     #   semaphore = Heddle::Semaphore.new(1)
     #   semaphore.acquire { :held } # => :held
     def acquire(&block)
-      return Thread.handle_interrupt(UNINTERRUPTED) { wait_for_slot } unless block
+      return Thread.handle_interrupt(Masks::UNINTERRUPTED) { wait_for_slot } unless block
 
       if NATIVE
         result = NATIVE.acquire(self, &block)
         return result unless NATIVE::BUSY.equal?(result)
       end
-      Thread.handle_interrupt(UNINTERRUPTED) do
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) do
         wait_for_slot
         begin
           # not &block: handle_interrupt yields an argument, which a lambda refuses
-          Thread.handle_interrupt(INTERRUPTIBLE) { block.call }
+          Thread.handle_interrupt(Masks::INTERRUPTIBLE) { block.call }
         ensure
-          release
+          release_held # already masked: a second mask costs a Hash on 3.1
         end
       end
     end
@@ -89,14 +88,7 @@ module Heddle
     #   semaphore.acquire
     #   semaphore.release
     def release
-      Thread.handle_interrupt(UNINTERRUPTED) do
-        waiter = @mutex.synchronize do
-          raise Heddle::Error, "Semaphore#release: no slot is held (acquire first)" if @count.zero?
-
-          next_waiter
-        end
-        waiter&.fulfill(true)
-      end
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) { release_held }
       nil
     end
 
@@ -143,15 +135,25 @@ module Heddle
     # Waits for the hand-over, the one interruptible part; interrupted,
     # leaves the queue or gives back the slot handed over meanwhile.
     def await(promise)
-      Thread.handle_interrupt(INTERRUPTIBLE) { promise.wait }
+      Thread.handle_interrupt(Masks::INTERRUPTIBLE) { promise.wait }
       waited = true
     ensure
       give_up(promise) unless waited
     end
 
+    # {#release}'s work, called with interrupts held back.
+    def release_held
+      waiter = @mutex.synchronize do
+        raise Heddle::Error, "Semaphore#release: no slot is held (acquire first)" if @count.zero?
+
+        next_waiter
+      end
+      waiter&.fulfill(true)
+    end
+
     def give_up(promise)
       handed = @mutex.synchronize { !@waiting.delete(promise) }
-      release if handed # fulfilled after the check: the slot is ours, pass it on
+      release_held if handed # fulfilled after the check: the slot is ours, pass it on
     end
 
     # Under the lock: the next waiter keeps the slot being released; with

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masks"
+
 require "etc"
 
 module Heddle
@@ -196,7 +198,7 @@ module Heddle
     # comes once the pool is whole; its workers' threads take interrupts,
     # Workers.thread).
     def start(options, handler)
-      Thread.handle_interrupt(Object => :never) do
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) do
         @worker = options.worker
         # The pool holds its block; the workers get it with each job (see Backend#initialize).
         @handler = handler

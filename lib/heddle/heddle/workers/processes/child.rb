@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masks"
+
 module Heddle
   module Workers
     module Processes
@@ -28,7 +30,7 @@ module Heddle
         def run
           # Forked under the parent lane's mask (Lane#fork_child): the child
           # takes interrupts again (Timeout's item_timeout, signals).
-          Thread.handle_interrupt(Object => :immediate) { serve_input }
+          Thread.handle_interrupt(Masks::INTERRUPTIBLE) { serve_input }
         rescue SignalException => e
           die_by(e.signo)
         end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masks"
+
 require "io/wait"
 
 module Heddle
@@ -81,7 +83,7 @@ module Heddle
           Processes::Backend.spawning do
             next false if @killed || handler.nil? # killed, or the job finished meanwhile
 
-            Thread.handle_interrupt(Object => :never) { fork_with_pipes(handler) }
+            Thread.handle_interrupt(Masks::UNINTERRUPTED) { fork_with_pipes(handler) }
           end
         end
 

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masks"
+
 module Heddle
   module Workers
     module Ractors
@@ -78,7 +80,7 @@ module Heddle
             Ractors::Handle.start do |own|
               # A ractor's thread inherits its maker's interrupt masks too (see Workers.thread).
               Ractor.new(token, handler, Ractors::Doorbell.fileno, own, name: "heddle-worker-#{token}") do |*args|
-                Thread.handle_interrupt(Object => :immediate) { Ractors::Worker.run(*args) }
+                Thread.handle_interrupt(Masks::INTERRUPTIBLE) { Ractors::Worker.run(*args) }
               end
             end
           ensure

@@ -2,11 +2,11 @@
 
 module Heddle
   # The messages heddle's own objects send one another, in one place. Every
-  # method named +__x__+ in heddle is one of these: public because another
-  # object calls it on a hot path (a private method would need +send+ there),
-  # named +__x__+ so that it never clashes
-  # with a user's method and never reads as API. Private helpers have plain
-  # names. Heddle::ProtocolTest holds the code to this list both ways.
+  # method named +__x__+ in heddle is one of these, and every one is private
+  # but {PUBLIC}'s: users never see them among an object's methods, and
+  # heddle's objects send them with +__send__+. Named +__x__+ so that they
+  # never clash with a user's method. Heddle::ProtocolTest holds the code to
+  # this list both ways.
   #
   # Each table maps a message to who answers it and what it means.
   module Protocol
@@ -61,6 +61,11 @@ module Heddle
       __forked_from__: "Proc::Evaluation: the pid of the process it was pending in when this one forked",
       __forked_error__: "Proc::Evaluation: the LoopGoneError awaiting a forked copy raises"
     }.freeze
+
+    # The messages left public. A proc's own call takes the proc's arguments
+    # with a splat, and on Ruby 3.1 +__send__+ with a splat allocates an
+    # Array per call, which the allocation tests of a call forbid.
+    PUBLIC = %i[__invoke__].freeze
 
     # @return [Array<Symbol>] every protocol message
     # @example

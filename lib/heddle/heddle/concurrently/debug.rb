@@ -29,14 +29,14 @@ module Heddle
       # Logging around every wait of a concurrent proc.
       module WaitLogging
         # @return [Object] the resume value
-        def __await__(within, timeout_result)
+        private def __await__(within, timeout_result)
           Debug.log_suspension(caller) { super }
         end
 
         # A zero wait suspends without #__await__ (inlined for speed), so it
         # is logged here.
         # @return [Object] the resume value
-        def __wait__(seconds)
+        private def __wait__(seconds)
           return super if seconds.positive?
 
           Debug.log_suspension(caller) { super }

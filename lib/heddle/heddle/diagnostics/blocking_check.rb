@@ -34,12 +34,12 @@ module Heddle
       # Counts the time a proc spends suspended (prepended to Proc::Evaluation).
       module WaitTiming
         # @return [Object] the resume value
-        def __await__(within, timeout_result)
+        private def __await__(within, timeout_result)
           BlockingCheck.suspended { super }
         end
 
         # @return [Object] the resume value
-        def __wait__(seconds)
+        private def __wait__(seconds)
           BlockingCheck.suspended { super }
         end
       end

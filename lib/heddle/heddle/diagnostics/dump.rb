@@ -69,7 +69,7 @@ module Heddle
       def live_entries
         entries = []
         ObjectSpace.each_object(Proc::PooledFiber) do |pooled|
-          next unless pooled.__loop__.equal?(@loop) && pooled.running_proc && pooled.fiber.alive?
+          next unless pooled.__send__(:__loop__).equal?(@loop) && pooled.running_proc && pooled.fiber.alive?
 
           entries << Entry.new(pooled, pooled.evaluation)
         end

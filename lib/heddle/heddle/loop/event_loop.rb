@@ -154,7 +154,7 @@ module Heddle
     # @return [void]
     def orphan_pending(parent = Process.ppid)
       pending = @queue[@head..] + @held + @zero.each_slice(3).map(&:first) + @timer_list.map(&:target) + @io.waiters
-      pending.each { |entry| entry.__forked__(parent) if entry.respond_to?(:__forked__) }
+      pending.each { |entry| entry.__send__(:__forked__, parent) if entry.respond_to?(:__forked__, true) }
     end
 
     # @return [Float] seconds since the loop was created or reinitialized
@@ -174,7 +174,7 @@ module Heddle
     #   otherwise fail in {#chain} much later, killing the loop). The check
     #   is off the hot path: heddle's procs append to {#queue} directly.
     def push(entry)
-      unless entry.respond_to?(:__run__) && entry.respond_to?(:__chain_into__)
+      unless entry.respond_to?(:__run__, true) && entry.respond_to?(:__chain_into__, true)
         raise TypeError, "entry must respond to __run__ and __chain_into__, got #{entry.inspect}"
       end
 
@@ -226,7 +226,7 @@ module Heddle
     def run_until(until_done) # rubocop:disable Metrics/AbcSize, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
       queue = @queue
       outer_round = @round_left
-      until until_done.__resumed__
+      until until_done.__send__(:__resumed__)
         # A round runs what is queued now, then the timers due now, in due
         # order (Concurrently's order: scheduled starts first, then waits);
         # what the round schedules waits for the next round, after IO.
@@ -239,7 +239,7 @@ module Heddle
           @head += 1
           # An entry's __run__ returns the root evaluation it resumed, so the
           # flag is only read then (hot path, see the wait_methods benchmark).
-          next unless entry.__run__.equal?(until_done) && until_done.__resumed__
+          next unless entry.__send__(:__run__).equal?(until_done) && until_done.__send__(:__resumed__)
 
           # The round's last entry resumed the waiter: still take in what
           # the round's poll would have, or a waiter that loops on `wait 0`
@@ -263,7 +263,7 @@ module Heddle
     # @param pooled [Object] the finished, free pooled fiber
     # @return [Boolean] true when +pooled+ took the next entry
     def chain(pooled)
-      return false unless @round_left > 0 && (entry = @queue[@head]) && entry.__chain_into__(pooled) # rubocop:disable Style/NumericPredicate
+      return false unless @round_left > 0 && (entry = @queue[@head]) && entry.__send__(:__chain_into__, pooled) # rubocop:disable Style/NumericPredicate
 
       @head += 1
       @round_left -= 1

@@ -52,18 +52,18 @@ module Heddle
         index = 0
         while (timer = @timers.first) && timer.time <= time
           while index < zero.size && zero[index + 1] <= timer.time
-            zero[index].__zero__(zero[index + 2])
+            zero[index].__send__(:__zero__, zero[index + 2])
             index += 3
           end
           @timers.shift
-          timer.target.__timeout__(timer)
+          timer.target.__send__(:__timeout__, timer)
         end
         fire_zero(zero, index)
       end
 
       def fire_zero(zero, index)
         while index < zero.size
-          zero[index].__zero__(zero[index + 2])
+          zero[index].__send__(:__zero__, zero[index + 2])
           index += 3
         end
         zero.clear

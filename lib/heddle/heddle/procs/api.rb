@@ -24,7 +24,7 @@ module Heddle
     #   evaluation.await_result # => :value
     def await_resume!(within: nil, timeout_result: Evaluation::TIMEOUT)
       within = Waits.within!(within) if within
-      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__.__await__(within, timeout_result)
+      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__evaluation__).__send__(:__await__, within, timeout_result)
     end
 
     # Suspends the current evaluation for +seconds+; 0 lets everything
@@ -39,12 +39,12 @@ module Heddle
     def wait(seconds)
       # The fiber's context waits, not its evaluation: a pooled fiber waits 0
       # without making one when nobody can see it (Proc::PooledFiber#__wait__).
-      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
       # Checked at the door unless 0: the hot path (see the wait_methods
       # benchmark) pays one comparison.
-      return context.__wait__(seconds) if seconds == 0 || (seconds = Waits.seconds!(seconds)) # rubocop:disable Style/NumericPredicate -- opt_eq, no call
+      return context.__send__(:__wait__, seconds) if seconds == 0 || (seconds = Waits.seconds!(seconds)) # rubocop:disable Style/NumericPredicate -- opt_eq, no call
 
-      context.__evaluation__.__await__(nil, true)
+      context.__send__(:__evaluation__).__send__(:__await__, nil, true)
     end
 
     # Suspends the current evaluation until +io+ is readable.
@@ -60,8 +60,8 @@ module Heddle
     def await_readable(io, within: nil, timeout_result: false)
       io = Waits.io!(io) unless IO === io
       within = Waits.within!(within) if within
-      evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
-      watch = evaluation.__loop__.io
+      evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__evaluation__)
+      watch = evaluation.__send__(:__loop__).io
       # A readiness token from the loop's last sweep (see EventLoop::IOWatch)
       # answers at once: one poll serves a batch of waits.
       raise IOError, "closed stream" if io.closed?
@@ -69,7 +69,7 @@ module Heddle
 
       begin
         watch.add_reader(io, evaluation) # inside: an interrupt as it returns must not leave it registered
-        result = evaluation.__await__(within, timeout_result)
+        result = evaluation.__send__(:__await__, within, timeout_result)
       ensure
         watch.remove_reader(io, evaluation)
       end
@@ -90,14 +90,14 @@ module Heddle
     def await_writable(io, within: nil, timeout_result: false)
       io = Waits.io!(io) unless IO === io
       within = Waits.within!(within) if within
-      evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__evaluation__
-      watch = evaluation.__loop__.io
+      evaluation = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__evaluation__)
+      watch = evaluation.__send__(:__loop__).io
       raise IOError, "closed stream" if io.closed?
       return true if watch.take_writable(io) # as in await_readable
 
       begin
         watch.add_writer(io, evaluation) # inside: an interrupt as it returns must not leave it registered
-        result = evaluation.__await__(within, timeout_result)
+        result = evaluation.__send__(:__await__, within, timeout_result)
       ensure
         watch.remove_writer(io, evaluation)
       end
@@ -145,11 +145,11 @@ module Heddle
       return concluded if concluded
 
       waiter = Evaluation.current
-      evaluations.each { |evaluation| evaluation.__add_awaiter__(waiter, evaluation) }
+      evaluations.each { |evaluation| evaluation.__send__(:__add_awaiter__, waiter, evaluation) }
       begin
-        waiter.__await__(within, timeout_result)
+        waiter.__send__(:__await__, within, timeout_result)
       ensure
-        evaluations.each { |evaluation| evaluation.__remove_awaiter__(waiter) }
+        evaluations.each { |evaluation| evaluation.__send__(:__remove_awaiter__, waiter) }
       end
     end
   end

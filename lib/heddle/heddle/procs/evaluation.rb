@@ -34,12 +34,12 @@ module Heddle
       # @example
       #   Heddle.concurrently { Heddle::Evaluation.current }.await_result # => #<Heddle::Proc::Evaluation ...>
       def current
-        (Thread.current[FIBER_KEY] || __bind__).__evaluation__
+        (Thread.current[FIBER_KEY] || __bind__).__send__(:__evaluation__)
       end
 
       # Gives the current fiber its root evaluation.
       # @return [Evaluation]
-      def __bind__
+      private def __bind__
         Thread.current[FIBER_KEY] = Evaluation.new(EventLoop.current)
       end
 
@@ -76,17 +76,18 @@ module Heddle
     #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
     attr_reader :loop
     alias __loop__ loop
+    private :__loop__
     remove_method :loop # Kernel#loop stays loop
 
     # @return [Evaluation] self (a pooled fiber answers its evaluation)
-    def __evaluation__
+    private def __evaluation__
       self
     end
 
     # Root evaluations do not track children (1,000,000 pending evaluations
     # started from the main fiber would all be kept alive by it).
     # @return [void]
-    def __adopt__(_child); end
+    private def __adopt__(_child); end
 
     # @return [Boolean] true while the evaluation waits to be resumed
     def waiting?
@@ -97,7 +98,7 @@ module Heddle
     # heddle wait (or queued to run), so that the thread may be running
     # other fibers, not this one.
     # @return [Boolean]
-    def __suspended__
+    private def __suspended__
       @state > CONCLUDED
     end
 
@@ -128,7 +129,7 @@ module Heddle
     # any thread.
     # @param value [Object]
     # @return [void]
-    def __wake__(value)
+    private def __wake__(value)
       if Thread.current.equal?(@loop.thread)
         schedule(value) if (state = @state) == WAITING || state == ZERO_WAIT
       else
@@ -139,7 +140,7 @@ module Heddle
     # Run by the loop: marks the root evaluation resumed; the loop running in
     # its fiber then returns from its wait.
     # @return [Evaluation, nil] self, unless the entry was stale
-    def __run__
+    private def __run__
       if (stale = @stale)
         @stale = stale > 1 ? stale - 1 : nil
         return
@@ -152,17 +153,17 @@ module Heddle
 
     # A root evaluation's resume is never run by a proc fiber.
     # @return [false]
-    def __chain_into__(_worker)
+    private def __chain_into__(_worker)
       false
     end
 
     # @return [Boolean] whether the root evaluation was resumed
-    def __resumed__
+    private def __resumed__
       @state == RESUMED
     end
 
     # @return [void]
-    def __timeout__(timer)
+    private def __timeout__(timer)
       return unless @timer.equal?(timer)
 
       @timer = nil
@@ -170,7 +171,7 @@ module Heddle
     end
 
     # @return [void]
-    def __io_ready__
+    private def __io_ready__
       schedule(true) if @state == WAITING
     end
 
@@ -178,7 +179,7 @@ module Heddle
     # @param within [Numeric, nil] seconds until the wait times out
     # @param timeout_result [Object] returned on timeout ({TIMEOUT}: raise)
     # @return [Object] the resume value
-    def __await__(within, timeout_result)
+    private def __await__(within, timeout_result)
       @state = WAITING
       @timer = @loop.add_timer(within, self, timeout_result) if within
       @loop.run_until(self)
@@ -193,7 +194,7 @@ module Heddle
 
     # Waits +seconds+ (0: lets everything already scheduled run first).
     # @return [true]
-    def __wait__(seconds)
+    private def __wait__(seconds)
       return __await__(seconds, true) if seconds.positive?
       # Outside a concurrent proc, with nothing runnable or due, the round
       # would run this wait alone: skip it (hot path, see the wait_methods
@@ -209,7 +210,7 @@ module Heddle
     # registered in a round is due at the start of the next, before any run
     # that could have ended this wait and started another.
     # @return [void]
-    def __zero__(_token)
+    private def __zero__(_token)
       return unless @state == ZERO_WAIT
 
       # schedule(true) inlined (hot path of the wait_methods benchmark): no timer

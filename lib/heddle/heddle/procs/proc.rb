@@ -46,15 +46,15 @@ module Heddle
       # No Array per call: see Arguments.
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       # Hot path (see the call_methods benchmark): inlined call_nonblock.
-      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
-      loop = context.__loop__
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
+      loop = context.__send__(:__loop__)
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
-      result = pooled.__call__(self, args, context)
+      result = pooled.__send__(:__call__, self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
       raise result.error unless PooledFiber::SUSPENDED.equal?(result)
 
-      (pooled.evaluation || pooled.__evaluation__).__await_call__(context.__evaluation__)
+      (pooled.evaluation || pooled.__send__(:__evaluation__)).__send__(:__await_call__, context.__send__(:__evaluation__))
     end
 
     alias [] call
@@ -73,15 +73,15 @@ module Heddle
       # No Array per call: see Arguments.
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       # Hot path: written for speed, see the call_methods benchmark.
-      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
-      loop = context.__loop__
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
+      loop = context.__send__(:__loop__)
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
-      result = pooled.__call__(self, args, context)
+      result = pooled.__send__(:__call__, self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
       raise result.error unless PooledFiber::SUSPENDED.equal?(result)
 
-      pooled.evaluation || pooled.__evaluation__
+      pooled.evaluation || pooled.__send__(:__evaluation__)
     end
 
     # Schedules the proc to start in the next loop iteration; it takes a fiber
@@ -95,10 +95,10 @@ module Heddle
                       arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
       # No Array per call: see Arguments.
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
-      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
-      loop = context.__loop__
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
+      loop = context.__send__(:__loop__)
       evaluation = @evaluation_class.new(loop, self, args) # queued: see its initialize
-      context.__adopt__(evaluation)
+      context.__send__(:__adopt__, evaluation)
       loop.queue << evaluation
       evaluation
     end
@@ -111,8 +111,8 @@ module Heddle
     #   Heddle.wait 0 # prints "hi"
     def call_and_forget(arg1 = no_args = NONE, arg2 = NONE, arg3 = NONE, arg4 = NONE,
                         arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
-      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__
-      loop = context.__loop__
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
+      loop = context.__send__(:__loop__)
       # Without arguments the proc itself is the entry (see BareStart); no
       # Array per call either way (see Arguments).
       entry = if no_args

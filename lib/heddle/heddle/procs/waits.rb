@@ -82,10 +82,10 @@ module Heddle
           raise TypeError, "await_fastest takes evaluations of concurrent procs (Heddle::Proc::Evaluation); " \
                            "argument #{index} is #{evaluation.inspect}"
         end
-        next if evaluation.__loop__.thread.equal?(thread)
+        next if evaluation.__send__(:__loop__).thread.equal?(thread)
 
         raise ArgumentError, "await_fastest waits for evaluations started on this thread; argument #{index} " \
-                             "(#{evaluation.inspect}) runs on #{evaluation.__loop__.thread.inspect}: wait for " \
+                             "(#{evaluation.inspect}) runs on #{evaluation.__send__(:__loop__).thread.inspect}: wait for " \
                              "it with its to_promise (Heddle::Promise.any)"
       end
     end

@@ -23,15 +23,15 @@ module Heddle
       # @param evaluation [Heddle::Proc::Evaluation]
       # @return [void]
       def attach(evaluation)
-        return @promise.try_reject(evaluation.__forked_error__) if !evaluation.concluded? && evaluation.__forked_from__
+        return @promise.try_reject(evaluation.__send__(:__forked_error__)) if !evaluation.concluded? && evaluation.__send__(:__forked_from__)
 
-        loop = evaluation.__loop__
+        loop = evaluation.__send__(:__loop__)
         return attach_elsewhere(evaluation, loop) unless Thread.current.equal?(loop.thread)
 
         if evaluation.concluded?
           __wake__(EvaluationAwaiter.result_of(evaluation))
         else
-          evaluation.__add_awaiter__(self)
+          evaluation.__send__(:__add_awaiter__, self)
         end
       end
 
@@ -43,7 +43,7 @@ module Heddle
       def strand(evaluation)
         return __wake__(EvaluationAwaiter.result_of(evaluation)) if evaluation.concluded?
 
-        thread = evaluation.__loop__.thread
+        thread = evaluation.__send__(:__loop__).thread
         @promise.try_reject(
           Heddle::Evaluation::LoopGoneError.new(
             "#{evaluation.inspect} will never conclude: its thread (#{thread.inspect}) " \
@@ -65,7 +65,7 @@ module Heddle
       # @api private
       # @param result [Object]
       # @return [void]
-      def __wake__(result)
+      private def __wake__(result)
         result.is_a?(Exception) ? @promise.try_reject(result) : @promise.try_fulfill(result)
       end
 

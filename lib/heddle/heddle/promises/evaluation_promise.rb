@@ -23,7 +23,7 @@ module Heddle
       # @param within [Numeric, nil] checked seconds (negative: look once)
       # @param timeout_result [Object] returned on timeout (TIMEOUT: a TimeoutError)
       # @return [Object] the result (an exception included) or the timeout's
-      def __await_elsewhere__(within, timeout_result)
+      private def __await_elsewhere__(within, timeout_result)
         awaiter = EvaluationAwaiter.new(promise = Heddle::Promise.new)
         awaiter.attach(self)
         resolved = promise.resolved? || wait_while_loop_lives(promise, awaiter, within)

@@ -19,7 +19,7 @@ module Heddle
       # @param evaluation [Heddle::Evaluation] the current fiber's evaluation
       # @return [FiberWaker] the calling fiber's waker, made on first use
       def self.current(evaluation)
-        Thread.current[KEY] ||= new(evaluation.__loop__)
+        Thread.current[KEY] ||= new(evaluation.__send__(:__loop__))
       end
 
       # @param loop [Heddle::EventLoop] the loop of the fiber's thread
@@ -61,11 +61,11 @@ module Heddle
       # Runs on the loop's thread: wakes the evaluation if still armed.
       # @api private
       # @return [void]
-      def __fire__(_value)
+      private def __fire__(_value)
         return unless @armed
 
         @armed = false
-        @evaluation.__wake__(nil)
+        @evaluation.__send__(:__wake__, nil)
       end
     end
   end

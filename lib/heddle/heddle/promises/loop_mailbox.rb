@@ -50,14 +50,14 @@ module Heddle
       # Runs on the loop's thread: fires every waker posted so far.
       # @api private
       # @return [void]
-      def __drain__(_value)
+      private def __drain__(_value)
         wakers = @lock.synchronize do
           wakers = @wakers
           @wakers = []
           @posted = false
           wakers
         end
-        wakers.each { |waker| waker.__fire__(nil) }
+        wakers.each { |waker| waker.__send__(:__fire__, nil) }
       end
 
       private

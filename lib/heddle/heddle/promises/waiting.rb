@@ -31,10 +31,10 @@ module Heddle
       # @return [Heddle::Evaluation, nil] the evaluation to suspend when the
       #   caller runs in heddle's loop, or nil when it should park its fiber
       def self.loop_evaluation
-        evaluation = Thread.current[Heddle::Evaluation::FIBER_KEY]&.__evaluation__ or return nil
+        evaluation = Thread.current[Heddle::Evaluation::FIBER_KEY]&.__send__(:__evaluation__) or return nil
         return evaluation unless evaluation.instance_of?(Heddle::Evaluation)
 
-        loop_busy?(evaluation.__loop__) ? evaluation : nil
+        loop_busy?(evaluation.__send__(:__loop__)) ? evaluation : nil
       end
 
       # A root fiber runs its loop while it waits only when the loop has

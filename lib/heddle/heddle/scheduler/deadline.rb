@@ -114,7 +114,7 @@ module Heddle
       # queue: a fiber run from inside the loop's timer round could finish
       # the loop's work while the loop goes on to sleep.
       # @return [void]
-      def __timeout__(_timer)
+      private def __timeout__(_timer)
         return unless @timer
 
         @timer = nil
@@ -125,7 +125,7 @@ module Heddle
       # Run by the loop: raises in the timed fiber, unless the block finished
       # meanwhile.
       # @return [void]
-      def __run__
+      private def __run__
         return unless @due
 
         @due = false
@@ -145,7 +145,7 @@ module Heddle
       # entry, as it often is under load (Timeout.timeout inside Heddle.run).
       # @param _worker [Object]
       # @return [false]
-      def __chain_into__(_worker)
+      private def __chain_into__(_worker)
         false
       end
 

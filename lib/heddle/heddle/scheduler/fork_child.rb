@@ -23,7 +23,7 @@ module Heddle
         return unless scheduler.is_a?(Scheduler)
 
         if Fiber.current.blocking?
-          scheduler.__after_fork__
+          scheduler.__send__(:__after_fork__)
         else
           Fiber.set_scheduler(nil) # closes it; from a non-blocking fiber close runs nothing
         end

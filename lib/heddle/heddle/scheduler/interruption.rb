@@ -59,7 +59,7 @@ module Heddle
       # be resumed (a resume queued before this entry ran), tries again next
       # round, so the error is not lost; a finished fiber drops it.
       # @return [Object] what the fiber's next suspension hands the loop
-      def __run__
+      private def __run__
         return if @evaluation.concluded?
         return @fiber.raise(@error) if @evaluation.waiting?
 
@@ -69,7 +69,7 @@ module Heddle
 
       # Never run by a proc fiber (see EventLoop#chain).
       # @return [false]
-      def __chain_into__(_worker)
+      private def __chain_into__(_worker)
         false
       end
     end

@@ -46,7 +46,7 @@ module Heddle
       def await_any(evaluation, readables, writables, deadline)
         within = deadline && [deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC), 0].max
         watch_all(evaluation, readables, writables, true)
-        evaluation.__await__(within, false) ? true : false
+        evaluation.__send__(:__await__, within, false) ? true : false
       ensure
         watch_all(evaluation, readables, writables, false)
       end

@@ -27,7 +27,7 @@ module Heddle
       def initialize(evaluation, fiber)
         @evaluation = evaluation
         @fiber = fiber
-        @loop = evaluation.__loop__
+        @loop = evaluation.__send__(:__loop__)
       end
 
       # @return [Boolean] true until the block has finished (or was cancelled)

@@ -201,7 +201,7 @@ module Heddle
     # In a forked child that keeps this scheduler (see {ForkChild}): the
     # parent's parked fibers will never be unblocked here.
     # @return [void]
-    def __after_fork__
+    private def __after_fork__
       @blocked.clear
     end
 
@@ -224,7 +224,7 @@ module Heddle
 
       evaluation = Evaluation.current
       watch(io, events, evaluation, true)
-      return false unless evaluation.__await__(timeout, false)
+      return false unless evaluation.__send__(:__await__, timeout, false)
 
       open!(io)
       events == IO::WRITABLE || !events.allbits?(IO::WRITABLE) ? events : ready_events(io, events)
@@ -238,7 +238,7 @@ module Heddle
       evaluation = Evaluation.current
       watch = @loop.io
       watch.add_reader(io, evaluation)
-      evaluation.__await__(timeout, false) && open!(io) && IO::READABLE
+      evaluation.__send__(:__await__, timeout, false) && open!(io) && IO::READABLE
     ensure
       watch&.remove_reader(io, evaluation)
     end

@@ -43,7 +43,7 @@ module Heddle
       # @return [void]
       def fire
         @lock.synchronize do
-          return if @done || @evaluation.__suspended__
+          return if @done || @evaluation.__send__(:__suspended__)
 
           @done = true
           @raised = true

@@ -51,7 +51,7 @@ module Heddle
       # or a conclude_to before the block ever started.
       unless evaluation.concluded?
         @pending += 1
-        evaluation.__add_awaiter__(self)
+        evaluation.__send__(:__add_awaiter__, self)
       end
       evaluation
     end
@@ -100,9 +100,9 @@ module Heddle
     # protocol): counts it, and wakes the wait when all are done or one failed.
     # @param _result [Object] its result
     # @return [void]
-    def __wake__(_result)
+    private def __wake__(_result)
       @pending -= 1
-      @waiter&.__wake__(true) if @pending.zero? || @error
+      @waiter&.__send__(:__wake__, true) if @pending.zero? || @error
     end
 
     # @return [Boolean] whether no proc is unfinished

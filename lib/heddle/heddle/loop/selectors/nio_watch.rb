@@ -248,7 +248,7 @@ module Heddle
         end
 
         def swept_ready(reg, bit, waiters)
-          waiters.empty? ? unwaited(reg, bit) : waiters.each(&:__io_ready__)
+          waiters.empty? ? unwaited(reg, bit) : waiters.each { |waiter| waiter.__send__(:__io_ready__) }
         end
 
         # Ready in direction +bit+ with nobody waiting: leave a token, or
@@ -278,7 +278,7 @@ module Heddle
         end
 
         def waited_ready(reg, bit, waiters)
-          waiters.empty? ? disarm(reg, bit) : waiters.each(&:__io_ready__)
+          waiters.empty? ? disarm(reg, bit) : waiters.each { |waiter| waiter.__send__(:__io_ready__) }
         end
 
         # Whether the registrations are scanned before this sleep (see the
@@ -349,8 +349,8 @@ module Heddle
         # @return [true]
         def release(reg)
           @waiting -= reg.readers.size + reg.writers.size
-          reg.readers.each(&:__io_ready__)
-          reg.writers.each(&:__io_ready__)
+          reg.readers.each { |waiter| waiter.__send__(:__io_ready__) }
+          reg.writers.each { |waiter| waiter.__send__(:__io_ready__) }
           reg.monitor&.close
           true
         end

@@ -156,7 +156,7 @@ module Heddle
             if entry.waiters.empty?
               tokens[io] = entry if tokens
             else
-              entry.waiters.each(&:__io_ready__)
+              entry.waiters.each { |waiter| waiter.__send__(:__io_ready__) }
             end
           end
         end
@@ -176,7 +176,7 @@ module Heddle
               next false unless gone?(io)
 
               @waiting -= entry.waiters.size
-              entry.waiters.each(&:__io_ready__)
+              entry.waiters.each { |waiter| waiter.__send__(:__io_ready__) }
               true
             end
           end

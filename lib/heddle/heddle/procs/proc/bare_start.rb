@@ -14,10 +14,10 @@ module Heddle
       # Starts the proc without arguments (or holds it back while too many
       # fibers are live; it comes back here when one is free).
       # @return [Object] what the pooled fiber returned
-      def __run__
-        loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__bind__).__loop__
+      private def __run__
+        loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__loop__)
         pooled = PooledFiber.take(loop, self) or return
-        pooled.__start__(self, Arguments::EMPTY, nil)
+        pooled.__send__(:__start__, self, Arguments::EMPTY, nil)
       rescue FiberRefusedError => e
         trigger(:error, e)
       end
@@ -25,8 +25,8 @@ module Heddle
       # A free pooled fiber that finished its job runs this start next, in place.
       # @param pooled [PooledFiber]
       # @return [true]
-      def __chain_into__(pooled)
-        pooled.__take__(self, Arguments::EMPTY, nil)
+      private def __chain_into__(pooled)
+        pooled.__send__(:__take__, self, Arguments::EMPTY, nil)
         true
       end
     end

@@ -138,7 +138,7 @@ module Heddle
 
       # Run by the loop: starts the proc, or resumes its fiber.
       # @return [void]
-      def __run__
+      private def __run__
         # The constants first, at the method's entry: Ruby 3.4.5's YJIT left
         # a constant read further in, compiled before its first run, to the
         # interpreter on every call, with the rest of the loop's round
@@ -153,19 +153,19 @@ module Heddle
         state = @state
         if state == scheduled
           @state = running
-          @slot.__resume_kept__
+          @slot.__send__(:__resume_kept__)
         elsif state == pending
           __start__
         end
       end
 
       # @return [void]
-      def __start__
+      private def __start__
         pooled = PooledFiber.take(@loop, self) or return
         proc = @slot
         @state = RUNNING
         @slot = pooled
-        pooled.__start__(proc, take_args, self)
+        pooled.__send__(:__start__, proc, take_args, self)
       rescue FiberRefusedError => e
         @slot.trigger(:error, e)
         conclude_to(e) unless concluded?
@@ -174,19 +174,19 @@ module Heddle
       # Hands the start of this evaluation to a free +pooled+ (see
       # EventLoop#chain); resumes of a started one stay with the loop.
       # @return [Boolean] whether the pooled fiber took it
-      def __chain_into__(pooled)
+      private def __chain_into__(pooled)
         return false unless @state == PENDING
 
         proc = @slot
         @state = RUNNING
         @slot = pooled
-        pooled.__take__(proc, take_args, self)
+        pooled.__send__(:__take__, proc, take_args, self)
         true
       end
 
       # Called by the pooled fiber when the proc returned, raised or was cancelled.
       # @return [void]
-      def __finished__(result)
+      private def __finished__(result)
         return if @state == CONCLUDED
 
         extras = @extras
@@ -204,7 +204,7 @@ module Heddle
       # Waits +seconds+; a zero wait always suspends the proc's fiber, even
       # when nothing else is due (its caller's call_nonblock sees it wait).
       # @return [true]
-      def __wait__(seconds)
+      private def __wait__(seconds)
         return __await__(seconds, true) if seconds.positive?
 
         # wait_zero and __await__ inlined (hot path, see the
@@ -225,7 +225,7 @@ module Heddle
 
       # Suspends the proc's fiber until resumed.
       # @return [Object] the resume value
-      def __await__(within, timeout_result)
+      private def __await__(within, timeout_result)
         raise Cancelled if @extras&.cancel_pending
 
         @state = WAITING
@@ -245,7 +245,7 @@ module Heddle
       # The loop's zero-second wait is due (see Heddle::Evaluation#__zero__);
       # the pooled fiber's resume value is already true.
       # @return [void]
-      def __zero__(_token)
+      private def __zero__(_token)
         return unless @state == ZERO_WAIT
 
         @state = SCHEDULED
@@ -253,7 +253,7 @@ module Heddle
       end
 
       # @return [void]
-      def __timeout__(timer)
+      private def __timeout__(timer)
         return unless @state == WAITING && (pooled = @slot).wait_timer.equal?(timer)
 
         pooled.wait_timer = nil
@@ -274,7 +274,7 @@ module Heddle
       def schedule(value)
         @state = SCHEDULED
         pooled = @slot
-        pooled.__drop_wait_timer__
+        pooled.__send__(:__drop_wait_timer__)
         pooled.resume_value = value
         @loop.queue << self
       end
@@ -295,7 +295,7 @@ module Heddle
         waiter = Heddle::Evaluation.current
         __add_awaiter__(waiter)
         begin
-          waiter.__await__(within, timeout_result)
+          waiter.__send__(:__await__, within, timeout_result)
         ensure
           __remove_awaiter__(waiter)
         end
@@ -324,7 +324,7 @@ module Heddle
         return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
 
         pooled = @slot
-        pooled.__drop_wait_timer__
+        pooled.__send__(:__drop_wait_timer__)
         if state == SCHEDULED
           extras = (@extras ||= Extras.new)
           extras.stale = (extras.stale || 0) + 1
@@ -342,7 +342,7 @@ module Heddle
 
         return (@extras ||= Extras.new).cancel_pending = true if state == RUNNING
 
-        pooled.__cancel__(CANCEL)
+        pooled.__send__(:__cancel__, CANCEL)
       end
     end
   end

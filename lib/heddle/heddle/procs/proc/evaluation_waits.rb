@@ -11,8 +11,8 @@ module Heddle
     module EvaluationWaits
       # @param seconds [Numeric]
       # @return [Object] the resume value
-      def __wait__(seconds)
-        __evaluation__.__wait__(seconds)
+      private def __wait__(seconds)
+        __evaluation__.__send__(:__wait__, seconds)
       end
 
       # Prepends this to {PooledFiber} once, whichever layer asks first.

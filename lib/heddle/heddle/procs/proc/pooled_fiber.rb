@@ -106,6 +106,7 @@ module Heddle
       #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
       attr_reader :loop
       alias __loop__ loop
+      private :__loop__
       remove_method :loop # Kernel#loop stays loop
 
       # Runs +proc+ with +args+ in this pooled fiber until it finishes or
@@ -115,7 +116,7 @@ module Heddle
       # @param args [Array]
       # @param evaluation [Proc::Evaluation, nil] nil: created if the proc waits
       # @return [Object] SUSPENDED, a Failure or the result
-      def __start__(proc, args, evaluation)
+      private def __start__(proc, args, evaluation)
         @proc = proc
         @args = args
         @evaluation = evaluation
@@ -129,7 +130,7 @@ module Heddle
       # @param args [Array]
       # @param parent [#__adopt__] who adopts the evaluation if one is made
       # @return [Object] SUSPENDED, a Failure or the result
-      def __call__(proc, args, parent)
+      private def __call__(proc, args, parent)
         @proc = proc
         @args = args
         @parent = parent
@@ -140,7 +141,7 @@ module Heddle
       # Resumes the waiting proc with the value its evaluation's resume left
       # (see Proc::Evaluation#schedule), for the loop (it may chain).
       # @return [Object] SUSPENDED, a Failure or the result
-      def __resume_kept__
+      private def __resume_kept__
         value = @resume_value
         @resume_value = true
         @chain = true
@@ -154,7 +155,7 @@ module Heddle
       # still wait (a puts, a sleep), so their waits get a fresh evaluation
       # of their own that nobody awaits.
       # @return [Object] SUSPENDED, a Failure or the result
-      def __cancel__(value)
+      private def __cancel__(value)
         __drop_wait_timer__
         @resume_value = true
         @chain = false
@@ -165,7 +166,7 @@ module Heddle
       # Cancels the timer of the current wait, if it has one (the wait was
       # resumed, cancelled or left by an exception).
       # @return [void]
-      def __drop_wait_timer__
+      private def __drop_wait_timer__
         timer = @wait_timer or return
         @wait_timer = nil
         @loop.cancel_timer(timer)
@@ -173,17 +174,17 @@ module Heddle
 
       # Takes the next job while running in its fiber (EventLoop#chain).
       # @return [void]
-      def __take__(proc, args, evaluation)
+      private def __take__(proc, args, evaluation)
         @proc = proc
         @args = args
         @evaluation = evaluation
       end
 
       # @return [Proc::Evaluation] the evaluation being run (created on demand)
-      def __evaluation__
+      private def __evaluation__
         @evaluation ||= begin # rubocop:disable Naming/MemoizedInstanceVariableName -- set by __start__ too
           evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
-          @parent&.__adopt__(evaluation)
+          @parent&.__send__(:__adopt__, evaluation)
           evaluation
         end
       end
@@ -194,9 +195,9 @@ module Heddle
       # is its evaluation's.
       # @param seconds [Numeric]
       # @return [true]
-      def __wait__(seconds)
+      private def __wait__(seconds)
         if (evaluation = @evaluation) || @parent || seconds.positive?
-          return (evaluation || __evaluation__).__wait__(seconds) # no extra call for an evaluation's run
+          return (evaluation || __evaluation__).__send__(:__wait__, seconds) # no extra call for an evaluation's run
         end
 
         @loop.add_zero_wait(self)
@@ -205,27 +206,27 @@ module Heddle
 
       # The zero wait of {#__wait__} is due: queue the resume.
       # @return [void]
-      def __zero__(_token)
+      private def __zero__(_token)
         @loop.queue << self
       end
 
       # Run by the loop after {#__zero__}: resumes the zero wait.
       # @return [Object] SUSPENDED, a Failure or the result
-      def __run__
+      private def __run__
         @chain = true
         @fiber.resume(true)
       end
 
       # A resume is never run by another pooled fiber (see EventLoop#chain).
       # @return [false]
-      def __chain_into__(_worker)
+      private def __chain_into__(_worker)
         false
       end
 
       # Children started by a proc run here become children of its evaluation.
       # @return [void]
-      def __adopt__(child)
-        __evaluation__.__adopt__(child)
+      private def __adopt__(child)
+        __evaluation__.__send__(:__adopt__, child)
       end
 
       private
@@ -253,9 +254,9 @@ module Heddle
         while true # `loop` would cost a block call per proc run
           begin
             result = @proc.__invoke__(*@args)
-            @evaluation&.__finished__(result)
+            @evaluation&.__send__(:__finished__, result)
           rescue Proc::Evaluation::Cancelled
-            @evaluation&.__finished__(nil)
+            @evaluation&.__send__(:__finished__, nil)
             result = nil
           rescue StandardError, ScriptError, SystemStackError => e
             result = failed(e)
@@ -275,12 +276,12 @@ module Heddle
 
       def failed(error)
         @proc.trigger(:error, error)
-        @evaluation&.__finished__(error)
+        @evaluation&.__send__(:__finished__, error)
         Failure.new(error)
       end
 
       def died(error)
-        @evaluation&.__finished__(error)
+        @evaluation&.__send__(:__finished__, error)
         @loop.count_fiber(-1)
         raise error
       end

@@ -28,8 +28,8 @@ module Heddle
 
       # A free pooled fiber that finished its job runs this one next, in place.
       # @return [true]
-      def __chain_into__(pooled)
-        pooled.__take__(@proc, @args, nil)
+      private def __chain_into__(pooled)
+        pooled.__send__(:__take__, @proc, @args, nil)
         @proc = @args = nil # recycle, inlined: hot path (call_methods benchmark)
         calls = @loop.spent_calls
         calls << self if calls.size < EventLoop::POOL_SIZE
@@ -46,7 +46,7 @@ module Heddle
 
       # Starts the proc (or holds it back while too many fibers are live).
       # @return [void]
-      def __run__
+      private def __run__
         loop = @loop
         pooled = PooledFiber.take(loop, self) or return
         proc = @proc
@@ -54,7 +54,7 @@ module Heddle
         @proc = @args = nil # recycle, inlined: hot path (call_methods_waiting benchmark)
         calls = loop.spent_calls
         calls << self if calls.size < EventLoop::POOL_SIZE
-        pooled.__start__(proc, args, nil)
+        pooled.__send__(:__start__, proc, args, nil)
       rescue FiberRefusedError => e
         @proc.trigger(:error, e)
       end

@@ -11,7 +11,7 @@ module Heddle
         # an ivar of its own, the usual case, so no Extras or Hash is
         # allocated for it (hot path, see the call_methods_waiting benchmark).
         # @return [void]
-        def __add_awaiter__(evaluation, value = nil)
+        private def __add_awaiter__(evaluation, value = nil)
           extras = @extras
           if value.nil? && @awaiter.nil? && (extras.nil? || extras.awaiters.nil?)
             @awaiter = evaluation
@@ -22,7 +22,7 @@ module Heddle
         end
 
         # @return [void]
-        def __remove_awaiter__(evaluation)
+        private def __remove_awaiter__(evaluation)
           if @awaiter.equal?(evaluation)
             @awaiter = nil
           else
@@ -36,11 +36,11 @@ module Heddle
         # @param waiter [Heddle::Evaluation]
         # @return [Object] the result
         # @raise [Exception] the result, when it is an exception
-        def __await_call__(waiter)
+        private def __await_call__(waiter)
           unless concluded?
             __add_awaiter__(waiter)
             begin
-              waiter.__await__(nil, nil)
+              waiter.__send__(:__await__, nil, nil)
             ensure
               __remove_awaiter__(waiter)
             end
@@ -56,13 +56,13 @@ module Heddle
         def notify_awaiters(result)
           if (waiter = @awaiter)
             @awaiter = nil
-            waiter.__wake__(result)
+            waiter.__send__(:__wake__, result)
           end
           extras = @extras or return
-          extras.parent&.__orphan__(self)
+          extras.parent&.__send__(:__orphan__, self)
           awaiters = extras.awaiters or return
           extras.awaiters = nil
-          awaiters.each { |other, value| other.__wake__(value || result) }
+          awaiters.each { |other, value| other.__send__(:__wake__, value || result) }
         end
       end
     end

@@ -35,18 +35,18 @@ module Heddle
         end
 
         # @return [void]
-        def __adopt__(child)
+        private def __adopt__(child)
           ((@extras ||= Extras.new).children ||= {})[child] = true
-          child.__parent__ = self
+          child.__send__(:__parent__=, self)
         end
 
         # @return [void]
-        def __parent__=(parent)
+        private def __parent__=(parent)
           (@extras ||= Extras.new).parent = parent
         end
 
         # @return [void]
-        def __orphan__(child)
+        private def __orphan__(child)
           @extras&.children&.delete(child)
         end
 

@@ -12,17 +12,17 @@ module Heddle
         # the parent and will never run here (EventLoop#orphan_pending).
         # @param parent [Integer] the parent's pid
         # @return [void]
-        def __forked__(parent)
+        private def __forked__(parent)
           (@extras ||= Extras.new).forked_from ||= parent unless concluded?
         end
 
         # @return [Integer, nil] the pid of the process it was pending in when
         #   this one forked, if it was: it never concludes here
-        def __forked_from__ = @extras&.forked_from
+        private def __forked_from__ = @extras&.forked_from
 
         # @return [Heddle::Evaluation::LoopGoneError] what awaiting an
         #   evaluation inherited across a fork raises
-        def __forked_error__
+        private def __forked_error__
           Heddle::Evaluation::LoopGoneError.new(
             "#{inspect} will never conclude in this process (#{Process.pid}): it was pending in process " \
             "#{__forked_from__} when that process forked, and a forked child never runs its parent's pending work; " \

@@ -49,7 +49,8 @@ class ProtocolTest < Minitest::Test
 
   def test_every_dunder_method_is_a_listed_message
     listed = found.fetch("listed").map(&:to_sym)
-    unlisted = (found.fetch("private") + found.fetch("public", [])).reject { |name| listed.include?(name[/__\w+__=?\z/].delete_suffix("=").to_sym) }
+    named = found.fetch("private") + found.fetch("public", [])
+    unlisted = named.reject { |name| listed.include?(name[/__\w+__=?\z/].delete_suffix("=").to_sym) }
     assert_empty unlisted, "add these to Heddle::Protocol (lib/heddle/heddle/protocol.rb) or give them plain names"
   end
 

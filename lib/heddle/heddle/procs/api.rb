@@ -24,7 +24,8 @@ module Heddle
     #   evaluation.await_result # => :value
     def await_resume!(within: nil, timeout_result: Evaluation::TIMEOUT)
       within = Waits.within!(within) if within
-      (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__evaluation__).__send__(:__await__, within, timeout_result)
+      context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
+      context.__send__(:__evaluation__).__send__(:__await__, within, timeout_result)
     end
 
     # Suspends the current evaluation for +seconds+; 0 lets everything

@@ -54,7 +54,8 @@ module Heddle
 
       raise result.error unless PooledFiber::SUSPENDED.equal?(result)
 
-      (pooled.evaluation || pooled.__send__(:__evaluation__)).__send__(:__await_call__, context.__send__(:__evaluation__))
+      evaluation = pooled.evaluation || pooled.__send__(:__evaluation__)
+      evaluation.__send__(:__await_call__, context.__send__(:__evaluation__))
     end
 
     alias [] call

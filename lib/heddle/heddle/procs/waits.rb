@@ -85,7 +85,8 @@ module Heddle
         next if evaluation.__send__(:__loop__).thread.equal?(thread)
 
         raise ArgumentError, "await_fastest waits for evaluations started on this thread; argument #{index} " \
-                             "(#{evaluation.inspect}) runs on #{evaluation.__send__(:__loop__).thread.inspect}: wait for " \
+                             "(#{evaluation.inspect}) runs on #{evaluation.__send__(:__loop__).thread.inspect}: " \
+                             "wait for " \
                              "it with its to_promise (Heddle::Promise.any)"
       end
     end

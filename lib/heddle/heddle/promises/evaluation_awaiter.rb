@@ -23,7 +23,9 @@ module Heddle
       # @param evaluation [Heddle::Proc::Evaluation]
       # @return [void]
       def attach(evaluation)
-        return @promise.try_reject(evaluation.__send__(:__forked_error__)) if !evaluation.concluded? && evaluation.__send__(:__forked_from__)
+        if !evaluation.concluded? && evaluation.__send__(:__forked_from__)
+          return @promise.try_reject(evaluation.__send__(:__forked_error__))
+        end
 
         loop = evaluation.__send__(:__loop__)
         return attach_elsewhere(evaluation, loop) unless Thread.current.equal?(loop.thread)

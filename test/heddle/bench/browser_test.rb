@@ -79,13 +79,14 @@ class BenchBrowserTest < Minitest::Test
     end
   end
 
-  # The checked-in results, rendered by `heddle bench render` in a copy of
+  # The published results, rendered by `heddle bench render` in a copy of
   # their folder, read right in a browser and can be pictured (the picture goes
   # to the copy: `heddle bench render DIR --screenshot` makes the published one).
-  def test_the_checked_in_report_reads_right_and_can_be_pictured
+  # Only where the run was published: its results.json is not committed.
+  def test_the_published_report_reads_right_and_can_be_pictured
     Dir.mktmpdir do |dir|
       png = File.join(dir, Heddle::Bench::ResultsBlock::SCREENSHOT)
-      FileUtils.cp(File.join(PUBLISHED, "results.json"), dir)
+      copy_published(dir)
       output, status = Open3.capture2e(RbConfig.ruby, File.expand_path("../../../exe/heddle", __dir__), "bench",
                                        "render", dir)
 
@@ -98,5 +99,14 @@ class BenchBrowserTest < Minitest::Test
       assert_operator check.answers, :>=, 10
       assert_equal PNG_SIGNATURE, File.binread(png, 8)
     end
+  end
+
+  private
+
+  def copy_published(dir)
+    results = File.join(PUBLISHED, "results.json")
+    skip "no results.json in #{PUBLISHED} (kept only where a run is published)" unless File.file?(results)
+
+    FileUtils.cp(results, dir)
   end
 end

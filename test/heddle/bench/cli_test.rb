@@ -155,7 +155,7 @@ class BenchCliTest < Minitest::Test
       assert_match(%r{wrote docs/results/latest/report.md, .*docs/bench.md}, out)
       assert_equal File.read(File.join(run, "results.json")), File.read(File.join(home, PUBLISHED, "results.json"))
       refute_includes File.read(page), "\nold\n"
-      assert_includes File.read(page), "[report.html](results/latest/report.html)"
+      assert_includes File.read(page), "[report.md](results/latest/report.md)"
       assert_equal 0, heddle("bench", "render", PUBLISHED, "--page", chdir: home).last
       refuse_to_publish_what_is_not_there(run, home)
     end

@@ -28,9 +28,10 @@ class BenchResultsBlockTest < Minitest::Test
       assert written.start_with?("# Title\n\nprose before\n\n#{BLOCK.begin_marker(DIR)}\n")
       assert written.end_with?("#{BLOCK.end_marker(DIR)}\n\nprose after\n")
       refute_includes written, "a stale table"
-      assert_includes written, "- **[Trivial items over 2 processes](#{DIR}/report.html#group-jobs-trivial)**"
+      assert_includes written, "- **Trivial items over 2 processes**"
       assert_includes written, "### Which backend for which job"
-      assert_includes written, "[report.html](#{DIR}/report.html)"
+      assert_includes written, "[report.md](#{DIR}/report.md)"
+      refute_includes written, "report.html)", "the block links only to what is committed"
     end
   end
 

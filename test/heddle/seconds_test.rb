@@ -2,7 +2,7 @@
 
 require "test_helper"
 
-# Heddle::Seconds: the one duration check, the rule a parameter (issue 17).
+# Heddle::Seconds: the one duration check, the rule a parameter.
 class SecondsTest < Minitest::Test
   def test_each_rule_takes_what_it_says_and_refuses_the_rest
     allowed = { any: [-1, 0, 0.5, 3], non_negative: [0, 0.5, 3], positive: [0.5, 3] }

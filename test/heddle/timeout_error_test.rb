@@ -5,7 +5,7 @@ require "heddle/check"
 
 # Every part raises its own TimeoutError under its own error class; all of
 # them are a Heddle::TimeoutError, so one rescue catches a timeout from any part
-# (issue 17: one meaning per noun).
+# (one meaning per noun).
 class TimeoutErrorTest < Minitest::Test
   def test_each_part_s_timeout_is_a_heddle_timeout_and_its_part_s_error
     assert_operator Heddle::Evaluation::TimeoutError, :<, Heddle::Evaluation::Error

@@ -3,7 +3,7 @@
 require "rbconfig"
 require_relative "watchdog_watcher"
 
-# No test may hang (issue 30): a test process that runs past its bound is
+# No test may hang: a test process that runs past its bound is
 # dumped and killed. A Ruby thread cannot do this alone: when the VM itself
 # is deadlocked (a ractor bug of Ruby 3.3.8 stopped every thread at a
 # barrier; SIGTERM did nothing) no Ruby code runs. So the test process starts

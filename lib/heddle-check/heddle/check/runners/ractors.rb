@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle"
+
 module Heddle
   module Check
     module Runners

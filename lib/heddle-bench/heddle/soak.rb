@@ -2,16 +2,16 @@
 
 require "heddle"
 
-require_relative "soak/malloc_trim"
+require_relative "soak/cli"
+require_relative "soak/load"
+require_relative "soak/load_thread"
+require_relative "soak/loads"
 require_relative "soak/malloc_info"
+require_relative "soak/malloc_trim"
+require_relative "soak/runner"
 require_relative "soak/sample"
 require_relative "soak/trend"
-require_relative "soak/load"
-require_relative "soak/loads"
 require_relative "soak/watchdog"
-require_relative "soak/load_thread"
-require_relative "soak/runner"
-require_relative "soak/cli"
 
 module Heddle
   # `heddle soak`: mixed load for minutes on end (concurrent procs with waits

@@ -81,10 +81,10 @@ class BenchPresentationTest < Minitest::Test
       require "json"
       require "heddle/bench"
       Heddle::Bench.load_suites
-      shipped = Heddle::Bench.registry.transform_values { |s| [s.answers.size, s.backend_columns.size] }
+      shipped = Heddle::Bench.registry.transform_values { |s| [s.presentation.answers.size, s.presentation.backend_columns.size] }
       redis = Heddle::Bench.registry["distributed"].rows.select { |r| r.name.include?("heddle redis") }
       puts JSON.generate(errors: Heddle::Bench.load_errors, suites: shipped, redis: redis.map(&:requires),
-                         columns: Heddle::Bench.registry["map"].backend_columns.map { |c| [c["title"], c["scale"]] })
+                         columns: Heddle::Bench.registry["map"].presentation.backend_columns.map { |c| [c["title"], c["scale"]] })
     RUBY
     output, status = Open3.capture2e(RbConfig.ruby, *LibRoots::FLAGS, "-e", script)
 

@@ -8,7 +8,7 @@ module BenchResultsFactory
 
   # @param suites [Hash{String => Hash}] suite name =>
   #   { kind:, chart:, seed:, rows: { name => [library, compare, values, params] },
-  #     present: { "groups" => [...], "answers" => [...], ... } (as Suite#presentation gives them) }
+  #     present: { "groups" => [...], "answers" => [...], ... } (as Presentation#to_h gives them) }
   def build(suites)
     records = []
     described = suites.to_h do |name, suite|
@@ -31,11 +31,11 @@ module BenchResultsFactory
   #
   # @param rows [Hash{String => String}] row name => library
   # @yieldparam suite [Heddle::Bench::Suite] to declare groups, answers, backends and references on
-  # @return [Hash] as Suite#presentation gives it
+  # @return [Hash] as Presentation#to_h gives it
   def present(rows)
     suite = Heddle::Bench::Suite.new("factory") { |s| rows.each { |name, library| s.row(name, library: library) } }
     yield suite
-    suite.presentation
+    suite.presentation.to_h
   end
 
   def record(suite, kind, row, library, compare, value, trial) # rubocop:disable Metrics/ParameterLists -- a test helper

@@ -6,15 +6,6 @@ require "heddle/check"
 class CheckShrinkerTest < Minitest::Test
   C = Heddle::Check
   Shrinker = Heddle::Check::Shrinker
-  Order = Heddle::Check::Shrinker::Order
-
-  def test_choices_rank_by_distance_from_the_target_positive_side_first
-    assert_equal([0, 1, -1, 2, -2], [2, -1, 0, -2, 1].sort_by { |v| Order.rank(v, 0) })
-    assert_equal([5, 6, 7], [7, 5, 6].sort_by { |v| Order.rank(v, 5) })
-    assert_equal([0.0, 1.0, -1.0, 0.5, Float::INFINITY], [Float::INFINITY, 0.5, -1.0, 1.0, 0.0].sort_by do |v|
-      Order.rank(v, 0.0)
-    end)
-  end
 
   # Shrinks the failing case of a property directly, with candidates
   # evaluated batch_size at a time: the first failing one of each batch wins,

@@ -5,7 +5,7 @@ require "heddle/check"
 
 # The Shrinking Challenge (github.com/jlink/shrinking-challenge): every row
 # on seeds 1..100 at heddle's defaults (100 runs, default max_shrinks), inline;
-# at least 95% of the seeds must end on the challenge's minimum (issue 15).
+# at least 95% of the seeds must end on the challenge's minimum.
 # The rows are test/support/shrinking_challenges.rb; the table is printed
 # after the run. bench/scripts/check/shrinking_challenge.rb prints the same
 # table with evaluations per shrink, beside pbt 0.7.0's.

@@ -31,17 +31,17 @@ class SoakLoadsTest < Minitest::Test
   end
 
   def test_promises
-    skip "Promise#wait(timeout) on Ruby 3.3 (issue 13)" unless Heddle::Promise.new.wait(0.001) == false
+    skip "Promise#wait(timeout) on Ruby 3.3" unless Heddle::Promise.new.wait(0.001) == false
     run_rounds(:promises)
   end
 
   def test_pipes
-    skip "IO under Heddle.run on Ruby #{RUBY_VERSION} (issue 13: the scheduler's io_read/io_write)" unless io_in_run?
+    skip "IO under Heddle.run on Ruby #{RUBY_VERSION} (the scheduler's io_read/io_write)" unless io_in_run?
     run_rounds(:pipes)
   end
 
   def test_sockets
-    skip "IO under Heddle.run on Ruby #{RUBY_VERSION} (issue 13: the scheduler's io_read/io_write)" unless io_in_run?
+    skip "IO under Heddle.run on Ruby #{RUBY_VERSION} (the scheduler's io_read/io_write)" unless io_in_run?
     run_rounds(:sockets)
   end
 

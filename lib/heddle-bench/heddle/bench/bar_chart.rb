@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "chart"
+
 module Heddle
   module Bench
     # One horizontal bar per row (its median) with a min–max whisker and its

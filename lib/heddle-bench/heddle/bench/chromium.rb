@@ -5,6 +5,7 @@ require "tmpdir"
 require "fileutils"
 require "io/wait"
 require "io/nonblock"
+require_relative "error"
 
 module Heddle
   module Bench

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/error"
+
 module Heddle
   module Bench
     # Raised for a mistake in a suite definition or in the options of a run.

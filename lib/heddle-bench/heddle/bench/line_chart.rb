@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "chart"
+
 module Heddle
   module Bench
     # Lines over a param (e.g. worker count): one line per series, a point

@@ -3,7 +3,7 @@
 module Heddle
   module Bench
     # What a suite tells its report beyond the numbers, declared in the suite's
-    # own file after its rows (mixed into {Suite}):
+    # own file after its rows (a {Suite} holds one and hands it its DSL calls):
     #
     # - {#group}: rows that do one job with the same kind of resources, drawn
     #   in one chart; which rows are floors (plain Ruby, a machine's limit:
@@ -23,9 +23,27 @@ module Heddle
     #                                           "1,000 trivial items: Parallel.map in_processes: 2" }
     #   s.answer "1,000 trivial items over 2 processes",
     #            group: "1,000 trivial items", heddle: "1,000 trivial items: heddle process pool, warm", target: 5
-    module Presentation
+    class Presentation
       # The backends of the "which backend for which job" table, in its order.
       BACKENDS = %w[inline fiber thread process ractor].freeze
+
+      # @return [Array<Hash>] the declared groups
+      attr_reader :groups
+      # @return [Array<Hash>] the declared answers
+      attr_reader :answers
+      # @return [Array<Hash>] the declared backend columns
+      attr_reader :backend_columns
+      # @return [Array<Hash>] the declared seed figures
+      attr_reader :references
+
+      # @param suite [Suite] whose rows the selectors name (read as declared so far)
+      def initialize(suite)
+        @suite = suite
+        @groups = []
+        @answers = []
+        @backend_columns = []
+        @references = []
+      end
 
       # Declares a comparison group. Without any, the report makes one group of
       # the whole suite in which each heddle row meets the rows of its `compare:`.
@@ -42,7 +60,7 @@ module Heddle
       # @raise [ArgumentError] for a duplicate name, a selector that matches no row, or a bad pair
       def group(name, rows:, floors: [], pairs: nil, note: nil)
         name = name.to_s
-        raise ArgumentError, "suite #{self.name} already has a group named #{name.inspect}" if group_named(name)
+        raise ArgumentError, "suite #{@suite.name} already has a group named #{name.inspect}" if group_named(name)
 
         floor_names = select_rows(floors, "group #{name.inspect} floors:")
         members = (select_rows(rows, "group #{name.inspect} rows:") | floor_names)
@@ -119,18 +137,6 @@ module Heddle
         declared
       end
 
-      # @return [Array<Hash>] the declared groups
-      def groups = @groups ||= []
-
-      # @return [Array<Hash>] the declared answers
-      def answers = @answers ||= []
-
-      # @return [Array<Hash>] the declared backend columns
-      def backend_columns = @backend_columns ||= []
-
-      # @return [Array<Hash>] the declared seed figures
-      def references = @references ||= []
-
       # @param name [String]
       # @return [Hash, nil] the declared group of that name
       def group_named(name) = groups.find { |g| g["name"] == name.to_s }
@@ -139,8 +145,8 @@ module Heddle
       # a `--rows` run left out.
       #
       # @return [Hash]
-      def presentation
-        kept = rows.map(&:name)
+      def to_h
+        kept = @suite.rows.map(&:name)
         { "groups" => groups.map { |g| kept_group(g, kept) }, "answers" => answers.map { |a| kept_answer(a, kept) },
           "backends" => backend_columns.map { |c| kept_column(c, kept) },
           "references" => references.select { |r| kept.include?(r["row"]) } }
@@ -163,8 +169,8 @@ module Heddle
       # The names of the rows matching a selector, in the suite's row order.
       def select_rows(selector, what)
         Array(selector).flat_map do |one|
-          names = rows.map(&:name).select { |n| one.is_a?(Regexp) ? one.match?(n) : n == one.to_s }
-          raise ArgumentError, "#{what} #{one.inspect} matches no row of suite #{name}" if names.empty?
+          names = @suite.rows.map(&:name).select { |n| one.is_a?(Regexp) ? one.match?(n) : n == one.to_s }
+          raise ArgumentError, "#{what} #{one.inspect} matches no row of suite #{@suite.name}" if names.empty?
 
           names
         end.uniq
@@ -174,10 +180,10 @@ module Heddle
         pairs.to_h do |heddle, others|
           heddle_name = select_rows(heddle, "group #{group.inspect} pairs:").first
           raise ArgumentError, "group #{group.inspect} pairs: #{heddle_name.inspect} is not a heddle row" unless
-            row_named(heddle_name).library == "heddle"
+            @suite.row_named(heddle_name).library == "heddle"
 
           matched = select_rows(others, "group #{group.inspect} pairs:")
-          stray = matched.reject { |n| peers.include?(n) && row_named(n).library != "heddle" }
+          stray = matched.reject { |n| peers.include?(n) && @suite.row_named(n).library != "heddle" }
           if stray.any?
             raise ArgumentError, "group #{group.inspect} pairs: #{stray.inspect} are not peer rows of the group " \
                                  "(a peer is neither heddle's nor a floor)"
@@ -193,7 +199,7 @@ module Heddle
         Array(names).map do |n|
           unless group_named(n)
             raise ArgumentError,
-                  "answer: suite #{name} has no group #{n.inspect} (declare it first)"
+                  "answer: suite #{@suite.name} has no group #{n.inspect} (declare it first)"
           end
 
           n.to_s

@@ -91,7 +91,7 @@ module Heddle
           next [name, suite] unless current
 
           seed = suite["seed"].to_s.empty? ? { "seed" => current.seed } : {}
-          [name, suite.merge(current.presentation, seed)]
+          [name, suite.merge(current.presentation.to_h, seed)]
         end
         self.class.new(data.merge("suites" => described))
       end

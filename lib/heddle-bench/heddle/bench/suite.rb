@@ -1,12 +1,14 @@
 # frozen_string_literal: true
 
+require "forwardable"
+
 module Heddle
   module Bench
     # A named list of rows measured the same way (see docs/CONTRACTS.md,
     # "Bench suites"). Setters double as getters: `s.title "x"` sets,
     # `s.title` reads.
     class Suite
-      include Presentation
+      extend Forwardable
 
       KINDS = %i[rate duration].freeze
       # Trials per row when the suite does not say.
@@ -16,6 +18,12 @@ module Heddle
       DEFAULT_BUDGET = 75.0
 
       attr_reader :name, :rows, :file
+      # @return [Presentation] what the suite tells its report beyond the numbers
+      attr_reader :presentation
+
+      # The presentation DSL, declared in the suite's file after its rows:
+      # {Presentation#group}, {Presentation#answer}, {Presentation#backends}, {Presentation#reference}.
+      def_delegators :@presentation, :group, :answer, :backends, :reference
 
       # @param name [Symbol, String]
       # @param file [String, nil] the file that defines the suite (isolated trials load it)
@@ -30,6 +38,7 @@ module Heddle
         @kind = :rate
         @trials = DEFAULT_TRIALS
         @budget = DEFAULT_BUDGET
+        @presentation = Presentation.new(self)
         yield self if block_given?
       end
 
@@ -118,7 +127,7 @@ module Heddle
       def to_h
         { "name" => name, "title" => title, "seed" => seed, "kind" => kind.to_s, "unit" => unit,
           "description" => description, "chart" => chart && { "x" => chart[:x].to_s },
-          "rows" => rows.map(&:to_h) }.merge(presentation)
+          "rows" => rows.map(&:to_h) }.merge(presentation.to_h)
       end
 
       private

@@ -1,15 +1,15 @@
 # frozen_string_literal: true
 
-require_relative "loads/procs"
-require_relative "loads/timeouts"
-require_relative "loads/pipes"
-require_relative "loads/sockets"
-require_relative "loads/promises"
-require_relative "loads/pools"
-require_relative "loads/ractors"
-require_relative "loads/doors"
 require_relative "loads/churn"
+require_relative "loads/doors"
 require_relative "loads/idle"
+require_relative "loads/pipes"
+require_relative "loads/pools"
+require_relative "loads/procs"
+require_relative "loads/promises"
+require_relative "loads/ractors"
+require_relative "loads/sockets"
+require_relative "loads/timeouts"
 
 module Heddle
   module Soak

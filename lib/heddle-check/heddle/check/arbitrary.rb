@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "sizing"
+
 module Heddle
   module Check
     # A generator of random values, shrunk through the choices it made.

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/version"
+
 module Heddle
   module Check
     # Backtraces trimmed to the user's frames: heddle's own lines and the test

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "choices/random_draws"
-
 module Heddle
   module Check
     # The record of the choices behind one generated value, and the source an
@@ -28,8 +26,6 @@ module Heddle
     # `rand(float)`), so an arbitrary written against a Random records (and
     # shrinks) its draws too.
     class Choices
-      include RandomDraws
-
       # How many of the latest integers a fresh draw may copy or step from.
       RECENT = 8
 
@@ -229,6 +225,26 @@ module Heddle
       # @return [Integer] how many choices were recorded
       def size = @values.size
 
+      # Random-compatible draw, recorded: rand, rand(n), rand(a..b), rand(x.y).
+      #
+      # @example In a custom arbitrary
+      #   def generate(rng, _size) = 1 + rng.rand(6)
+      # @param limit [nil, Integer, Float, Range]
+      # @return [Numeric]
+      # @raise [ArgumentError] for another kind of limit
+      def rand(limit = nil)
+        case limit
+        when nil then float(0.0, 1.0, 0.0, &:rand)
+        when ::Integer then integer(0, limit - 1, 0) { |rng| rng.rand(limit) }
+        when ::Float then float(0.0, limit, 0.0) { |rng| rng.rand(limit) }
+        when Range then ranged(limit)
+        else raise ArgumentError, "rand takes nil, an Integer, a Float or a Range, got #{limit.inspect}"
+        end
+      end
+
+      # @param count [Integer] @return [String] random bytes, one choice each
+      def bytes(count) = ::Array.new(count) { integer(0, 255, 0) }.pack("C*")
+
       private
 
       # A replay also records ranges, targets and spans.
@@ -343,6 +359,14 @@ module Heddle
       def close_hole
         @hole_open = false
         @position = @hole_resume
+      end
+
+      def ranged(range)
+        low = range.begin
+        high = range.exclude_end? && low.is_a?(::Integer) ? range.end - 1 : range.end
+        return float(low.to_f, high.to_f, 0.0.clamp(low, high).to_f) { |rng| rng.rand(range) } if low.is_a?(::Float)
+
+        integer(low, high, 0.clamp(low, high)) { |rng| rng.rand(range) }
       end
     end
   end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/error"
+
 module Heddle
   module Check
     # An error of the checking machinery itself, never of the property: a

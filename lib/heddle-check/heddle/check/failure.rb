@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/error"
+
 module Heddle
   module Check
     # Raised by {Heddle::Check.assert} when a property fails. The message holds

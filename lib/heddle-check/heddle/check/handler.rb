@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "errors"
+
 module Heddle
   module Check
     # What a worker runs: a batch of [index, args] pairs through the property

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../bench"
+
 # The physical limits of this Ruby (docs/bench.md, "Method"): what a library
 # built on procs, fibers, queues and pipes cannot beat. Shown in the report
 # as the floor under every other suite.

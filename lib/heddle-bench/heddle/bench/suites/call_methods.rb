@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # "Mere invocation of concurrent procs" (concurrently-performance-2017.txt,
 # perf/benchmark_call_methods.rb): every call method of a concurrent proc that

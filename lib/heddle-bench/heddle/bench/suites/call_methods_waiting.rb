@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # "Waiting inside concurrent procs" (concurrently-performance-2017.txt,
 # perf/benchmark_call_methods_waiting.rb): the four call methods on a proc

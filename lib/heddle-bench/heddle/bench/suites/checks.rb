@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "tmpdir"
+require_relative "../../bench"
 
 module Heddle
   module Bench

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../bench"
+
 module Heddle
   module Bench
     # The work of the `map` suite: item handlers as module methods, so that

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../bench"
+
 module Heddle
   module Bench
     # The machinery of the `messages` suite (seed more-fiber-benchmarking.txt):
@@ -12,7 +14,7 @@ module Heddle
     # the next query; *pipelined* sends up to WINDOW queries to every worker
     # before reading their replies. Set-up (pipes, forks, threads, fibers,
     # pools) is in the row's setup, which the harness times apart.
-    module MessagesSuite # rubocop:disable Metrics/ModuleLength -- one benchmark's rigs, read top to bottom
+    module MessagesSuite
       QUERY = "STATUS"
       REPLY = "OK"
       # The seed's job is 100,000 round trips (HEDDLE_BENCH_MESSAGES=100000).

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../bench"
+
 module Heddle
   module Bench
     # The machinery of the `promises` suite (seed promise-blocking-benchmark.ru.txt):

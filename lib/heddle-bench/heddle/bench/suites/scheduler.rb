@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # heddle's Fiber::Scheduler beside async 2.23.1's (docs/scheduler.md): two
 # fibers taking turns with plain Ruby calls, run by Heddle.run and by Async { }.

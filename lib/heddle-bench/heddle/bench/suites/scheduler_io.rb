@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # heddle's Fiber::Scheduler beside async's on IO (docs/scheduler.md): the same plain
 # Ruby (Fiber.schedule, IO#read/#write, TCPServer/TCPSocket), run once under

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # "Scheduling (concurrent) procs" (concurrently-performance-guide.md,
 # perf/concurrent_proc_calls_awaiting.rb): a proc that waits 0, started once

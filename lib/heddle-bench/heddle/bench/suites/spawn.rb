@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # Spawning many evaluations at once (docs/bench-concurrently.md): 100,000
 # evaluations that each wait 0, then awaiting them all, heddle beside async

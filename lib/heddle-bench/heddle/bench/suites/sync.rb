@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # Limits and groups beside async 2.23.1 (docs/sync.md): a
 # semaphore's acquire and release, a group's wait for all and stop of all,

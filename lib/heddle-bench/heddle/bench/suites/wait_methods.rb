@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "support/row_builder"
+require_relative "../../bench"
 
 # "Mere waiting" (concurrently-performance-2017.txt, perf/benchmark_wait_methods.rb):
 # how often per second the root fiber can wait 0, await a readable pipe and

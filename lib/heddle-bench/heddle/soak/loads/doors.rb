@@ -3,6 +3,7 @@
 require "heddle/check"
 require_relative "../door_calls"
 require_relative "../door_bounds"
+require_relative "../load"
 
 module Heddle
   module Soak

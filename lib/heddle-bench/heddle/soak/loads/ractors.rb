@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../load"
+
 module Heddle
   module Soak
     module Loads

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "date"
+require_relative "../arbitrary"
 
 module Heddle
   module Check

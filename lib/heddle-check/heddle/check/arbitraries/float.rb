@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../arbitrary"
+
 module Heddle
   module Check
     module Arbitraries

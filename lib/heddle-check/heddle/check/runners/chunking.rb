@@ -17,8 +17,10 @@ module Heddle
       # chunks, the others waited on the last chunk of whichever worker got
       # less CPU. Every chunk holds at least MIN_CHUNK_SECONDS of runs.
       #
-      # Includers set @size (workers) and call {#start_chunking}.
-      module Chunking
+      # A runner holds one for the whole check: it asks {#chunk_size} before
+      # each chunk it sends (while fewer than {#limit} are out) and tells
+      # {#learn} each chunk's typical run as it comes back.
+      class Chunking
         # Chunks in flight per worker: one running, one queued behind it.
         IN_FLIGHT = 2
         # Shrink candidates per call per worker: enough to fill every worker once.
@@ -33,16 +35,24 @@ module Heddle
         # still to send: large at first (few round trips), small at the end.
         SPREAD = 2
 
-        # @return [Integer] how many shrink candidates to hand over per call
-        def batch_size = @size * BATCH_PER_WORKER
+        # @return [Integer] chunks in flight at most, over all the workers
+        attr_reader :limit
+        # @return [Float, nil] seconds of a typical run, as the latest chunk reported (round trips
+        #   excluded); nil until a chunk reported one
+        attr_reader :per_run
 
-        private
-
-        def start_chunking
-          @limit = @size * IN_FLIGHT
-          @per_run = nil # seconds of a typical run, as the latest chunk reported (round trips excluded)
+        # @param size [Integer] workers
+        # @param probe_slices [Integer] how many slices the probe is cut into: by default one per worker
+        def initialize(size, probe_slices: size)
+          @size = size
+          @probe_slices = probe_slices
+          @limit = size * IN_FLIGHT
+          @per_run = nil
           @probe_left = PROBE # runs of the opening probe not sent yet
         end
+
+        # @return [Integer] how many shrink candidates to hand over per call
+        def batch_size = @size * BATCH_PER_WORKER
 
         # @param left [Integer] cases not sent yet
         # @param in_flight [Integer] chunks out
@@ -55,25 +65,25 @@ module Heddle
           @per_run ? [share, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max.clamp(1, left) : share
         end
 
+        # The latest chunk's typical run (Handler.typical: the lower median of
+        # its passing runs, so a cold worker's first runs do not count);
+        # a chunk whose every run failed or was skipped teaches nothing.
+        # @param per_run [Float, nil]
+        # @return [void]
+        def learn(per_run)
+          @per_run = per_run if per_run
+        end
+
+        private
+
         # The runs of the next chunk before the MIN_CHUNK_SECONDS floor.
         # @return [Integer]
         def share_of(left) = (left.to_f / (@size * SPREAD)).ceil
 
-        # How many slices the probe is cut into: one per worker.
-        # @return [Integer]
-        def probe_slices = @size
-
         def probe_slice(left)
-          size = [(PROBE.to_f / probe_slices).ceil, @probe_left, left].min
+          size = [(PROBE.to_f / @probe_slices).ceil, @probe_left, left].min
           @probe_left -= size
           size
-        end
-
-        # The latest chunk's typical run (Handler.typical: the lower median of
-        # its passing runs, so a cold worker's first runs do not count);
-        # a chunk whose every run failed or was skipped teaches nothing.
-        def learn(per_run)
-          @per_run = per_run if per_run
         end
       end
     end

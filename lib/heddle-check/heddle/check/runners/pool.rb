@@ -20,8 +20,6 @@ module Heddle
       # for a second worker (cheap properties: every shrink step is one
       # chunk) forks one process.
       class Pool
-        include Chunking
-
         # Backends that share memory with the driver, hence can see a cancellation.
         SHARED_MEMORY = %i[inline fiber thread].freeze
 
@@ -34,12 +32,14 @@ module Heddle
           @token = [0] if SHARED_MEMORY.include?(worker)
           handler = Handler.build(predicate, property.mode, @token)
           handler = Ractor.make_shareable(handler) if worker == :ractor
-          @size = size
-          start_chunking
+          @chunking = Chunking.new(size)
           @pool = Heddle::Pool.new(worker: worker, size: size, lazy: worker == :process, &handler)
         end
 
-        # Keeps up to IN_FLIGHT chunks per worker out, sends the next as soon
+        # @return [Integer] how many shrink candidates to hand over per call
+        def batch_size = @chunking.batch_size
+
+        # Keeps up to Chunking::IN_FLIGHT chunks per worker out, sends the next as soon
         # as any comes back (a {Window}) and stops sending at a failure.
         #
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
@@ -57,7 +57,7 @@ module Heddle
 
             number, promise = window.take(deadline)
             failure, per_run = promise.value!
-            learn(per_run)
+            @chunking.learn(per_run)
             window.settle(number, failure)
             return cancel(window.decided) if window.decided
           end
@@ -75,11 +75,17 @@ module Heddle
 
         private
 
+        # Chunks for @size workers: Runners::Redis, which builds a remote pool
+        # instead of calling #initialize, sets @size and calls this.
+        def start_chunking
+          @chunking = Chunking.new(@size)
+        end
+
         # Sends chunks of the cases from index sent on until the window is full.
         # @return [Integer] how many cases have been sent
         def fill(window, cases, sent, generation)
-          while window.in_flight < @limit && sent < cases.size && !window.failed?
-            size = chunk_size(cases.size - sent, window.in_flight)
+          while window.in_flight < @chunking.limit && sent < cases.size && !window.failed?
+            size = @chunking.chunk_size(cases.size - sent, window.in_flight)
             break unless size
 
             window.watch(@pool.submit([generation, cases[sent, size]]))

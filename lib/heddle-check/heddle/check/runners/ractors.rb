@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle"
+
 module Heddle
   module Check
     module Runners
@@ -8,7 +10,7 @@ module Heddle
       # start meanwhile), each fed chunks through its inbox (Ractor#send,
       # which does not wait) and sending one result per chunk to the main
       # ractor ({.serve}), where the mailroom puts it in the driver's box.
-      # Up to IN_FLIGHT chunks wait in a worker's inbox,
+      # Up to Chunking::IN_FLIGHT chunks wait in a worker's inbox,
       # so it never idles between chunks for the driver.
       #
       # Why not a ractor per chunk (the runner before this one): starting a
@@ -24,8 +26,6 @@ module Heddle
       # (then it reads :stop: {.let_go}), unawaited. Each chunk carries a serial number,
       # so a result that is not this call's is dropped.
       class Ractors
-        include Chunking
-
         # First element of a worker's message to the main ractor. A Heddle
         # ractor pool's collector drops messages so tagged (no inbox has this
         # token), should one outlive its check.
@@ -97,13 +97,20 @@ module Heddle
           predicate = Isolation.shareable(property.predicate)
           @handler = Ractor.make_shareable(Handler.build(predicate, property.mode))
           @size = size
-          start_chunking
+          # The probe goes out as IN_FLIGHT slices per worker, so that a worker
+          # whose first slice is done runs its second while the driver wakes up
+          # and sizes the next chunks. With one slice per worker it idled until
+          # then (docs/check.md).
+          @chunking = Chunking.new(size, probe_slices: size * Chunking::IN_FLIGHT)
           @serial = 0
           @outstanding = {} # worker => chunks sent and not taken back
           @open = {} # serial => [window number, worker, runs] of this call's chunks
           @stale = {} # serial => worker, of chunks behind a failure on a worker kept
           open_box
         end
+
+        # @return [Integer] how many shrink candidates to hand over per call
+        def batch_size = @chunking.batch_size
 
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
         # @param _deadline [Float, nil] always nil ({.claim})
@@ -190,12 +197,6 @@ module Heddle
 
         private
 
-        # The probe goes out as IN_FLIGHT slices per worker, so that a worker
-        # whose first slice is done runs its second while the driver wakes up
-        # and sizes the next chunks. With one slice per worker it idled until
-        # then (docs/check.md).
-        def probe_slices = @limit
-
         # A worker still holding more than RETIRE_AFTER of runs behind a
         # failure would make the next call (the next shrink step) wait for
         # them: it is let go ({.let_go}: it ends after the chunks it was
@@ -205,7 +206,8 @@ module Heddle
         def retire_busy(failure)
           pending = Hash.new(0)
           @open.each_value { |(_, worker, runs)| pending[worker] += runs }
-          pending.each { |worker, runs| retire(worker) unless @per_run && @per_run * runs < RETIRE_AFTER }
+          per_run = @chunking.per_run
+          pending.each { |worker, runs| retire(worker) unless per_run && per_run * runs < RETIRE_AFTER }
           @open.each { |serial, (_, worker, _)| @stale[serial] = worker if @outstanding.key?(worker) }
           @open.clear
           failure
@@ -240,8 +242,8 @@ module Heddle
         end
 
         def fill(window, cases, sent)
-          while window.in_flight < @limit && sent < cases.size && !window.failed?
-            size = chunk_size(cases.size - sent, window.in_flight)
+          while window.in_flight < @chunking.limit && sent < cases.size && !window.failed?
+            size = @chunking.chunk_size(cases.size - sent, window.in_flight)
             break unless size
 
             send_chunk(cases[sent, size], window)
@@ -289,7 +291,7 @@ module Heddle
 
             @outstanding[worker] -= 1
             window.close
-            learn(result[1])
+            @chunking.learn(result[1])
             return [number, unpack(result[0])]
           end
         end

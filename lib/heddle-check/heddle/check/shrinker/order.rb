@@ -9,6 +9,7 @@ module Heddle
       # is simpler the closer it is to its target, and at equal distance
       # above the target rather than below: 0, 1, -1, 2, -2, ... Floats rank
       # integral values before fractional ones, and infinities and NaN last.
+      # Functions only: the shrinker asks {.simpler?} of each candidate.
       module Order
         # Floats at least this far from the target are ranked as integers no more.
         EXACT = 2**53
@@ -32,16 +33,14 @@ module Heddle
 
         # @param one [Choices] @param other [Choices]
         # @return [Boolean] whether one is simpler than other
-        def simpler?(one, other)
+        def self.simpler?(one, other)
           return one.size < other.size unless one.size == other.size
 
           compare_from(one, other, 0, one.size).negative?
         end
 
-        private
-
         # -1, 0 or 1 as one's choices from..to are simpler, alike or less simple than other's
-        def compare_from(one, other, from, to)
+        def self.compare_from(one, other, from, to)
           a = one.values
           b = other.values
           i = from
@@ -55,8 +54,10 @@ module Heddle
           0
         end
 
+        private_class_method :compare_from
+
         # A sortable key of the choices from..to (shorter first, then by rank)
-        def slice_key(choices, from, to)
+        def self.slice_key(choices, from, to)
           [to - from, *(from...to).map { |i| Order.rank(choices.values[i], choices.targets[i]) }]
         end
       end

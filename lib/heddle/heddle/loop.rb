@@ -9,10 +9,7 @@ require_relative "loop/selectors/select_watch" # the selectors subclass IOWatch
 require_relative "loop/selectors/nio_loader"
 require_relative "loop/selectors/nio_watch"
 require_relative "loop/selectors/selector_reserve"
-require_relative "loop/fibers"
-require_relative "loop/timers"
 require_relative "loop/open_loops"
-require_relative "loop/wake_pipe"
 require_relative "loop/event_loop"
 require_relative "loop/fork_hook"
 

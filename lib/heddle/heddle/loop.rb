@@ -6,7 +6,6 @@ require_relative "loop/timer"
 require_relative "loop/timer_heap"
 require_relative "loop/io_watch"
 require_relative "loop/selectors/select_watch" # the selectors subclass IOWatch
-require_relative "loop/selectors/nio_loader"
 require_relative "loop/selectors/nio_watch"
 require_relative "loop/selectors/selector_reserve"
 require_relative "loop/open_loops"

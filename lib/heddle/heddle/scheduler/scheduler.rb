@@ -2,6 +2,13 @@
 
 require "English"
 
+require_relative "../procs"
+require_relative "blocking_fiber"
+require_relative "deadline"
+require_relative "drain"
+require_relative "off_thread"
+require_relative "scheduled_fiber"
+
 module Heddle
   # heddle's Fiber::Scheduler for Ruby 3.1 and 3.3: inside heddle's loop, a
   # non-blocking fiber's plain Ruby (sleep, IO#read/#write, Queue#pop,

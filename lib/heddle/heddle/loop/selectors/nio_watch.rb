@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../io_watch"
+require_relative "selector_reserve"
+
 module Heddle
   class EventLoop
     module Selectors

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../io_watch"
+
 module Heddle
   class EventLoop
     # IOWatch's back ends (see IOWatch for the behaviour they share).

@@ -1,20 +1,12 @@
 # frozen_string_literal: true
 
-require_relative "error"
-require_relative "loop/yjit_warm_up"
-require_relative "loop/timer"
-require_relative "loop/timer_heap"
-require_relative "loop/io_watch"
-require_relative "loop/selectors/select_watch" # the selectors subclass IOWatch
-require_relative "loop/selectors/nio_loader"
-require_relative "loop/selectors/nio_watch"
-require_relative "loop/selectors/selector_reserve"
-require_relative "loop/fibers"
-require_relative "loop/timers"
-require_relative "loop/open_loops"
-require_relative "loop/wake_pipe"
 require_relative "loop/event_loop"
 require_relative "loop/fork_hook"
-
-# A forked child closes its copies of the parent's spare selectors.
-Heddle::EventLoop.on_fork { Heddle::EventLoop::Selectors::SelectorReserve.after_fork }
+require_relative "loop/io_watch"
+require_relative "loop/open_loops"
+require_relative "loop/selectors/nio_watch"
+require_relative "loop/selectors/select_watch"
+require_relative "loop/selectors/selector_reserve"
+require_relative "loop/timer"
+require_relative "loop/timer_heap"
+require_relative "loop/yjit_warm_up"

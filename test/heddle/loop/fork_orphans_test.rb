@@ -5,7 +5,7 @@ require "timeout"
 
 # A forked child empties its loop (it never runs the parent's pending work),
 # so an evaluation it inherited pending can never conclude there. Awaiting
-# one hung (issue 28: a grandchild, two forks down, with another thread
+# one hung (a grandchild, two forks down, with another thread
 # alive so that no deadlock check could fire); now it raises at once.
 class ForkOrphansTest < Minitest::Test
   LIMIT = 20 # seconds; a hung grandchild is killed and the test fails

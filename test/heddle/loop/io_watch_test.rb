@@ -159,7 +159,7 @@ end
 module IOWatchClosed
   include OnIOWatchBackend
 
-  # Issue 28: on the IO.select back end an IO closed by another thread left
+  # On the IO.select back end an IO closed by another thread left
   # its waiter hanging (the kernel's select does not return for it), and
   # await_readable on an IO already closed answered true.
   def test_an_io_closed_by_another_thread_wakes_await_readable_without_within

@@ -4,7 +4,7 @@ require "test_helper"
 
 # Every thread that slept in a loop used to hold the loop's wake-up pipe (and
 # its selector, after IO waits) until the garbage collector freed its Thread
-# object (issue 14, item 8). Now the loops of ended threads are closed when
+# object. Now the loops of ended threads are closed when
 # the next loop opens its pipe. GC is off while the threads run, so nothing
 # else closes the descriptors; other tests' threads may end meanwhile, so
 # the test counts growth, not exact numbers.
@@ -46,7 +46,7 @@ class OpenLoopsTest < Minitest::Test
     assert_equal 0, growth
   end
 
-  # Issue 28: on Ruby 3.1 the weak map the registry was handed back, under
+  # On Ruby 3.1 the weak map the registry was handed back, under
   # thread churn, objects that were not loops (a Symbol, an Array, nil) and
   # threads died in OpenLoops#add. 2,000 short-lived threads that each sleep
   # in a loop, while 10 long-lived loops wait for promises the churning
@@ -62,7 +62,7 @@ class OpenLoopsTest < Minitest::Test
     waiters&.each(&:kill)
   end
 
-  # Issue 28: 200 finished threads kept 400 descriptors after GC until the
+  # 200 finished threads kept 400 descriptors after GC until the
   # next loop opened (their Thread objects were still referenced, so the
   # weak map kept their loops). Now a collection reaps them.
   def test_a_collection_closes_the_loops_of_ended_threads_still_referenced

@@ -6,9 +6,9 @@ require_relative "bounded"
 
 # exit or an Interrupt raised by the Heddle.run block itself cancels what the
 # block started: their ensure blocks run (waits in them included) before
-# Heddle.run re-raises, and nothing is left on the loop for the next Heddle.run
-# (issue 14, item 4). Before, the children stayed live: the next Heddle.run
-# waited for them, and at a real exit their ensure blocks never ran.
+# Heddle.run re-raises, and nothing is left on the loop for the next Heddle.run.
+# Before, the children stayed live: the next Heddle.run waited for them, and
+# at a real exit their ensure blocks never ran.
 class SchedulerCancelTest < Minitest::Test
   include Bounded
 

@@ -4,7 +4,7 @@ require "test_helper"
 require "timeout"
 
 # A fork inside Heddle.run, inside a concurrent proc under it, or inside a
-# concurrent proc without it (issue 14, item 3): the child's only fiber is
+# concurrent proc without it: the child's only fiber is
 # the forking one, and its first blocking call raised FiberError. Each check
 # runs in a child that reports through a pipe; the parent waits a bounded
 # time and kills a child that hangs.

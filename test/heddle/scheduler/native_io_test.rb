@@ -114,7 +114,7 @@ class SchedulerNativeIOTest < Minitest::Test
   # The fallback: every io hook test and the blocking-mode cases (whose fresh
   # Rubies inherit the switch) in a Ruby where the C path is off.
   def test_the_hooks_pass_their_tests_in_pure_ruby
-    files = %w[test/heddle/scheduler/raw_io_test.rb test/heddle/scheduler/compliance/blocking_mode_test.rb]
+    files = %w[test/heddle/scheduler/scheduler_test.rb test/heddle/scheduler/compliance/blocking_mode_test.rb]
     script = "files = #{files.inspect}; files.each { |file| require File.expand_path(file) }; " \
              "at_exit { $stdout.puts 'native: ' + Heddle::Scheduler::NATIVE_IO.inspect }"
     flags = ["-I", File.join(ROOT, "test"), *LibRoots::FLAGS]

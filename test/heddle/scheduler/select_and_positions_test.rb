@@ -147,7 +147,7 @@ class SchedulerSelectAndPositionsTest < Minitest::Test
     end
   end
 
-  # Ruby 3.3 calls an io_pwrite hook without the GVL (see PositionalIO): a
+  # Ruby 3.3 calls an io_pwrite hook without the GVL (see Scheduler#io_pread): a
   # scheduler that has one leaves the thread hung at its exit.
   def test_pwrite_from_a_loop_in_a_thread_lets_the_thread_end
     Tempfile.create("heddle") do |file|

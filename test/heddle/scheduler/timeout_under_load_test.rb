@@ -5,7 +5,7 @@ require "timeout"
 require_relative "bounded"
 
 # Timeout.timeout inside Heddle.run while short procs keep starting and
-# finishing (issue 14, item 1): a deadline's raise waits in the run queue,
+# finishing: a deadline's raise waits in the run queue,
 # where a proc fiber that just finished may look at it to chain into it.
 class SchedulerTimeoutUnderLoadTest < Minitest::Test
   include Bounded

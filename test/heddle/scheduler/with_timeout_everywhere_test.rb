@@ -6,10 +6,10 @@ require "net/http"
 require "socket"
 require_relative "bounded"
 
-# Heddle.with_timeout bounds a blocking call in every place a block can run
-# (issue 27): it never silently does nothing. Each block blocks on a pipe
-# nobody writes; the tests assert the error and that the block did not get
-# past the read, never the time it took.
+# Heddle.with_timeout bounds a blocking call in every place a block can run:
+# it never silently does nothing. Each block blocks on a pipe nobody writes;
+# the tests assert the error and that the block did not get past the read,
+# never the time it took.
 class SchedulerWithTimeoutEverywhereTest < Minitest::Test
   include Bounded
 

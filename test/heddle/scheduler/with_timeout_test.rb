@@ -6,7 +6,7 @@ require "socket"
 require "timeout"
 require_relative "bounded"
 
-# Heddle.with_timeout (issue 19): the block's wait raises
+# Heddle.with_timeout: the block's wait raises
 # Heddle::Evaluation::TimeoutError once the time has passed, whatever the
 # wait (heddle's own, or a scheduler hook's), in whatever fiber. Orders and
 # outcomes only: the timeouts are short, the bounds generous.

@@ -1,5 +1,13 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+require_relative "../masks"
+require_relative "io_watch"
+require_relative "open_loops"
+require_relative "timer"
+require_relative "timer_heap"
+require_relative "yjit_warm_up"
+
 module Heddle
   # The event loop of one thread: a run queue, timers, IO readiness and an
   # inbox for wake-ups from other threads. It knows nothing of evaluations
@@ -11,11 +19,13 @@ module Heddle
   # The loop does not run in a fiber of its own: a fiber that waits outside a
   # concurrent proc (e.g. the thread's root fiber) runs the loop itself until
   # it is resumed. Concurrent procs yield back to whoever resumed them.
+  #
+  # Its state is all set by its constructor: the run queue (+@queue+,
+  # +@head+) and the proc fibers (+@fibers+, +@pool+, +@max_live_fibers+,
+  # +@held+); the timers (+@timers+ over +@timer_list+, +@zero+, +@seq+);
+  # the IO watch and the wake-up pipe (+@io+, +@wake_r+, +@wake_w+,
+  # +@sleeping+) with the inbox of other threads (+@inbox+, +@mail+).
   class EventLoop
-    include Fibers
-    include Timers
-    include WakePipe
-
     # Raised when a fiber waits, nothing is scheduled, no IO or timer is
     # pending and no other thread exists that could wake it.
     class DeadlockError < Error; end
@@ -94,6 +104,19 @@ module Heddle
     # @return [Array] spent call_and_forget entries (Proc::QueuedCall) kept for reuse (at most
     #   POOL_SIZE): one allocation less per call_and_forget
     attr_reader :spent_calls
+    # @return [Array] idle pooled fibers (see Heddle::Proc::PooledFiber). Taken
+    #   with delete_at(-1), not pop, as the spent calls are: Array#pop shrinks
+    #   the buffer of an array that emptied below a third of its capacity,
+    #   and the pushes after regrow it, fresh memory every round with GC off
+    #   (see the call_methods_waiting benchmark).
+    attr_reader :pool
+    # @return [Array] starts held back while {#max_live_fibers} fibers live;
+    #   while any are, finished workers stay pooled for them (bench spawn)
+    attr_reader :held
+    # @return [Integer] the maximum of live fibers before starts are held back
+    attr_accessor :max_live_fibers
+    # @return [Integer] proc fibers alive (running, waiting or idle in the pool)
+    attr_reader :fibers
 
     # What {#run_until} runs until, in a warming call: resumed already, so
     # the call returns at once.
@@ -114,6 +137,7 @@ module Heddle
       @zero = []
       @timers = TimerHeap.new(@timer_list = []) # the loop reads the list, the heap orders it
       @io = IOWatch.new
+      @wake_r = @wake_w = nil # the wake-up pipe, opened by the first sleep
       @io.on_open = -> { open_wake_pipe unless @wake_r } # registered in OpenLoops: its close retires the selector
       @pool = []
       @spent_calls = []
@@ -270,6 +294,109 @@ module Heddle
       true
     end
 
+    # The proc fibers of the loop: the pool of idle ones, how many exist, and
+    # the starts held back while {#max_live_fibers} are alive (past a limit
+    # the kernel refuses fiber stacks).
+
+    # @return [Integer] proc fibers running or waiting (not idle in the pool)
+    def live
+      @fibers - @pool.size
+    end
+
+    # Whether a new proc fiber may be created for +entry+; if not, the entry
+    # is held back and re-queued when a fiber is free again. Only the slow
+    # path (empty pool) gets here.
+    # @param entry [#__run__]
+    # @return [Boolean]
+    def fiber_for?(entry)
+      return true if @fibers < @max_live_fibers
+
+      @held << entry
+      false
+    end
+
+    # Lets go of the idle pooled fibers (the garbage collector frees them),
+    # e.g. to give memory back after a burst.
+    # @return [Integer] how many were dropped
+    def drop_idle_fibers
+      count = @pool.size
+      @fibers -= count
+      @pool.clear
+      count
+    end
+
+    # Counts a fiber created (+1) or ended (-1).
+    # @param delta [Integer]
+    # @return [void]
+    def count_fiber(delta)
+      @fibers += delta
+    end
+
+    # The timers of the loop: a heap of {Timer}s with real removal on cancel,
+    # and a flat list for zero-second waits, both fired at the start of a
+    # round in due order.
+
+    # Sets a timer that calls +target.__timeout__(timer)+ after +seconds+.
+    # @param seconds [Numeric]
+    # @param target [#__timeout__]
+    # @param value [Object] carried by the timer
+    # @return [Timer]
+    def add_timer(seconds, target, value)
+      @timers.push(Timer.new(now + seconds, @seq += 1, target, value))
+    end
+
+    # Registers a zero-second wait: +target.__zero__(token)+ is called at the
+    # start of the next round, in due order with the timers. Cheaper than a
+    # {Timer} (hot path of the wait_methods and call_methods_waiting
+    # benchmarks): three slots in a flat list, no heap.
+    # @param target [#__zero__]
+    # @return [Integer] the token (a {#cancel_timer} of it is a no-op)
+    def add_zero_wait(target)
+      # The time only orders it against timers pending now: any timer set
+      # later is due later anyway, so without timers no clock read is needed.
+      @zero << target << (@timer_list.empty? ? 0.0 : now) << (@seq += 1)
+      @seq
+    end
+
+    # Removes +timer+ for real (no dead entry is left behind).
+    # @param timer [Timer, Integer] a timer, or a zero-wait token (no-op)
+    # @return [void]
+    def cancel_timer(timer)
+      @timers.delete(timer) unless timer.is_a?(Integer)
+    end
+
+    # @return [Integer] pending timers (zero-second waits included)
+    def timer_count
+      @timers.size + (@zero.size / 3)
+    end
+
+    # The pipe through which another thread wakes a sleeping loop
+    # ({#deliver}). Opened lazily, just before the loop first sleeps: a loop
+    # that never sleeps (a thread that only runs procs that do not wait, or
+    # waits 0) holds no descriptor, and one check of an instance variable per
+    # sleep is all it costs (a sleep makes a system call anyway). Closed by
+    # {#close}, at the loop's thread's end when the thread says so (a pool's
+    # thread, a non-main Heddle.run), else when the next loop opens its pipe
+    # and finds the thread gone (see {OpenLoops}).
+
+    # Closes the descriptors the loop holds: its wake-up pipe and its IO
+    # watch's selector (pending IO waiters are forgotten). A later sleep
+    # opens them again. Safe from another thread once the loop's thread
+    # has ended.
+    # @return [true]
+    # @example
+    #   Thread.new { Heddle.wait 0.001; Heddle::EventLoop.current.close }.join
+    def close
+      @io.retire
+      close_wake_pipe
+      true
+    end
+
+    # @return [Boolean] whether the loop holds its wake-up pipe now
+    def open?
+      !@wake_r.nil?
+    end
+
     private
 
     # Drops the entries that ran from the front of the run queue. The queue
@@ -356,11 +483,80 @@ module Heddle
     end
 
     def reset_wakeup
-      close_wake_pipe # reopened by the next sleep (WakePipe)
+      close_wake_pipe # reopened by the next sleep (#open_wake_pipe)
       @inbox = Thread::Queue.new
       @mail = false
       @wake_buffer = String.new(capacity: 4096) # reused by every drain
       @sleeping = false
+    end
+
+    # Re-queues held-back starts for the idle fibers and the fibers that may
+    # still be created.
+    def release_held
+      free = @pool.size + @max_live_fibers - @fibers
+      while free.positive? && !@held.empty?
+        @queue << @held.shift
+        free -= 1
+      end
+    end
+
+    # Schedules the zero-second waits and the due timers, merged by due time.
+    def fire_due
+      zero = @zero
+      return fire_zero(zero, 0) if @timer_list.empty?
+
+      time = now
+      index = 0
+      while (timer = @timers.first) && timer.time <= time
+        while index < zero.size && zero[index + 1] <= timer.time
+          zero[index].__send__(:__zero__, zero[index + 2])
+          index += 3
+        end
+        @timers.shift
+        timer.target.__send__(:__timeout__, timer)
+      end
+      fire_zero(zero, index)
+    end
+
+    def fire_zero(zero, index)
+      while index < zero.size
+        zero[index].__send__(:__zero__, zero[index + 2])
+        index += 3
+      end
+      zero.clear
+    end
+
+    # Opening and closing run with asynchronous interrupts held back. On
+    # Ruby 3.1 a Thread#kill landing inside IO.pipe closes the new
+    # descriptor and leaves an IO object that closes the same number again
+    # when collected, by then another loop's pipe; and one landing inside
+    # IO#close of a pipe's write end skips the close(2) and leaks it.
+    def open_wake_pipe
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) do
+        OpenLoops.current.add(self)
+        @wake_r, @wake_w = IO.pipe
+      end
+    end
+
+    def close_wake_pipe
+      reader = @wake_r
+      writer = @wake_w
+      return if reader.nil?
+
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) do
+        @wake_r = @wake_w = nil
+        OpenLoops.current.remove(self)
+        [reader, writer].each { |io| io.close unless io.closed? }
+      end
+    end
+
+    # One write wakes the sleeping loop: later messages are drained with the
+    # first, so they write nothing.
+    def wake_up
+      @sleeping = false
+      @wake_w&.write_nonblock(".", exception: false)
+    rescue IOError, SystemCallError
+      nil # the loop's thread is gone (its pipe closed under us) or the loop was reinitialized
     end
   end
 end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "event_loop"
+
 module Heddle
   # :nodoc: see event_loop.rb
   class EventLoop

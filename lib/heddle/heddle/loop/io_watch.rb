@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../error"
 require_relative "../masks"
 
 module Heddle
@@ -124,6 +125,20 @@ module Heddle
       def waiting?
         @waiting.positive?
       end
+
+      # @!method wait(timeout, wake_io)
+      #   Every back end defines it: blocks up to +timeout+ seconds until an
+      #   IO somebody waits on, or +wake_io+, is ready, and wakes those IOs'
+      #   waiters. The contract with the loop (EventLoop#sleep_until_work):
+      #   +nil+ means "sleep until something is ready" (no timer is pending;
+      #   only an IO or the wake-up pipe can end the sleep), never "do not
+      #   sleep"; +0+ means "do not sleep", only look. A back end may cut a
+      #   sleep short (to find IOs closed under their waiters), never
+      #   lengthen one.
+      #   @param timeout [Numeric, nil] seconds; nil: sleep until something is
+      #     ready; 0: do not sleep
+      #   @param wake_io [IO] the loop's wake-up pipe
+      #   @return [Boolean] true when +wake_io+ was readable
 
       # The loop closes: forgets every waiter and lets go of what the back
       # end holds (a back end with a kernel object may keep it for the next

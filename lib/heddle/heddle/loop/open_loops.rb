@@ -13,7 +13,7 @@ module Heddle
     # a throwaway object, armed when a loop registers, in the main Ractor),
     # so the count stays at the live threads' loops plus at most the few
     # that ended since the last opening or collection. A loop leaves the
-    # registry when it closes ({WakePipe#close}, a reinitialize).
+    # registry when it closes ({EventLoop#close}, a reinitialize).
     #
     # Strong references, not ObjectSpace::WeakMap: Ruby 3.1's WeakMap yielded,
     # under thread churn, keys already freed whose slots held other objects

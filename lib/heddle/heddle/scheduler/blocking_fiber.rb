@@ -2,6 +2,9 @@
 
 require "fcntl"
 
+require_relative "../loop/yjit_warm_up"
+require_relative "native_io"
+
 module Heddle
   class Scheduler
     # A reusable blocking fiber that runs system calls for the hooks. Inside

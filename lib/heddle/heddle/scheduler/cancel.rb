@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../procs"
+require_relative "drain"
+
 module Heddle
   class Scheduler
     # What {Heddle.run} does when an exception that no evaluation keeps

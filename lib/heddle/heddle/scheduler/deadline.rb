@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../masks"
+require_relative "../seconds"
+require_relative "watch"
 
 module Heddle
   class Scheduler

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../procs"
+
 module Heddle
   class Scheduler
     # Runs a thread's loop, from its root fiber, until nothing is left on it:

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+
 module Heddle
   # :nodoc: defined in scheduler/scheduler.rb
   class Scheduler

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../loop/event_loop"
+require_relative "scheduler"
+
 module Heddle
   class Scheduler
     # What a forked child does with the heddle scheduler it inherited from the

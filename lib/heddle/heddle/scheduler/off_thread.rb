@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../procs"
+
 module Heddle
   class Scheduler
     # Runs a call that can only block (waitpid, getaddrinfo) in a thread of

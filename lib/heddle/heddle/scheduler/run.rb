@@ -1,5 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "error"
+require_relative "runner"
+require_relative "scheduler"
+
 # Heddle.run: see docs/scheduler.md.
 module Heddle
   class << self

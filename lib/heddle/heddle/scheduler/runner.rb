@@ -1,5 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "../procs"
+require_relative "cancel"
+require_relative "drain"
+
 module Heddle
   class Scheduler
     # One {Heddle.run}: installs a scheduler if the thread has none, runs the

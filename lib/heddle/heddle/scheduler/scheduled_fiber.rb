@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "interruption"
+
 module Heddle
   class Scheduler
     # What +Fiber.schedule+ returns under heddle: the scheduled fiber as code

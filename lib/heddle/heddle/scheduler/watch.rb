@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "watchdog"
+
 module Heddle
   class Scheduler
     # The thread side of a {Deadline}: when the time is up, raises the

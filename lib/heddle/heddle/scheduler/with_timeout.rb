@@ -1,5 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+require_relative "../procs"
+require_relative "deadline"
+
 # Heddle.with_timeout: see docs/scheduler.md.
 module Heddle
   class << self

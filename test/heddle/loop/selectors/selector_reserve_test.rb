@@ -2,8 +2,8 @@
 
 require "test_helper"
 
-# nio4r keeps ~740 bytes of every selector it makes (issue 28's churn
-# load): loops that close hand theirs on, and short-lived threads that each
+# nio4r keeps ~740 bytes of every selector it makes (under thread
+# churn): loops that close hand theirs on, and short-lived threads that each
 # wait on an IO share a few selectors instead of making one each.
 class SelectorReserveTest < Minitest::Test
   include OnIOWatchBackend

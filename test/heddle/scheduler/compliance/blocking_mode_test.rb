@@ -5,7 +5,7 @@ require_relative "peers"
 # IOs in blocking mode (+io.nonblock = false+, an IO.for_fd or inherited
 # descriptor) read and written in a non-blocking fiber: Ruby calls io_read /
 # io_write for them as for any IO, and a scheduler must not let the system
-# call block the thread (issue 26: under heddle it froze every fiber, and on
+# call block the thread (under heddle it once froze every fiber, and on
 # Ruby 3.1 the process ignored SIGTERM). Each case runs in a fresh Ruby, as a
 # regression blocks the VM there. The descriptor is left in the mode it had.
 class ComplianceBlockingModeTest < Minitest::Test
@@ -158,7 +158,7 @@ class ComplianceBlockingModeTest < Minitest::Test
     assert_equal :wait_readable, result
   end
 
-  # Issue 26: on Ruby 3.1 a process whose fiber read a blocking-mode pipe
+  # On Ruby 3.1 a process whose fiber read a blocking-mode pipe
   # under heddle ignored SIGTERM (the thread sat in read(2) holding the VM).
   compliance "sigterm_ends_a_process_whose_fiber_reads_a_blocking_pipe" do
     # (the writer stays referenced: a collected writer would close the pipe and end the read)

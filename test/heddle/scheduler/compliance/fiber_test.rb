@@ -4,8 +4,8 @@ require_relative "peers"
 
 # fiber(&block): Fiber.schedule starts the block at once in a non-blocking
 # fiber and returns it. Ruby's docs: "the hook returns the fiber"; code
-# written for the interface calls alive?, blocking?, raise on it (issue 26:
-# heddle returned its evaluation, and a Mutex waiter interrupted with raise
+# written for the interface calls alive?, blocking?, raise on it (heddle
+# once returned its evaluation, and a Mutex waiter interrupted with raise
 # deadlocked). heddle returns a ScheduledFiber that answers these.
 class ComplianceFiberTest < Minitest::Test
   include CompliancePeers

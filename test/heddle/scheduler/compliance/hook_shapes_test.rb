@@ -8,8 +8,8 @@ require "tempfile"
 # that reaches every hook (the plain Ruby a user writes), run under each
 # peer's scheduler with every hook call recorded as (hook, argument count).
 # Ruby decides the shapes, so both peers must see the same ones for the
-# hooks both define, and heddle's methods must accept each (issue 26:
-# io_select required four arguments where Ruby passes one to four).
+# hooks both define, and heddle's methods must accept each (heddle's
+# io_select once required four arguments where Ruby passes one to four).
 class ComplianceHookShapesTest < Minitest::Test
   include CompliancePeers
 

@@ -10,7 +10,7 @@ require_relative "peers"
 class ComplianceIOSelectTest < Minitest::Test
   include CompliancePeers
 
-  # Issue 26: IO.select([r]) raised ArgumentError under heddle on 3.3.
+  # IO.select([r]) once raised ArgumentError under heddle on 3.3.
   compliance "io_select_with_one_two_three_and_four_arguments" do
     needs_hook "io_select", RubyHooks.io_select?
     order = []

@@ -3,7 +3,7 @@
 require "test_helper"
 require_relative "../bounded"
 
-# The compliance tests (issue 26) are written against Ruby's Fiber::Scheduler
+# The compliance tests are written against Ruby's Fiber::Scheduler
 # interface only (Fiber.schedule, plain IO, sleep, Mutex, IO.select) and run
 # each case under heddle and under async, the ecosystem's reference
 # scheduler. Where the two differ on purpose, the case asserts each one's

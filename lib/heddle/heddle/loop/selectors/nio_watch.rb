@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../io_watch"
+require_relative "selector_reserve"
+
 module Heddle
   class EventLoop
     module Selectors
@@ -53,7 +56,27 @@ module Heddle
         # A loop that never sleeps scans every this many sweeps.
         SCAN_SWEEPS = SWEEPS_PER_SLEEP
 
-        extend NIOLoader
+        class << self
+          # Loads nio4r once, on first use, and tells whether its C extension
+          # is there.
+          # @return [Boolean] whether nio4r's C extension loads (its pure-Ruby
+          #   engine is IO.select underneath, slower than {SelectWatch})
+          # @example
+          #   Heddle::EventLoop::Selectors::NIOWatch.available? # => true
+          def available?
+            return @available unless @available.nil?
+
+            require "nio"
+            @load_error = "nio4r's engine is #{NIO::ENGINE}, not libev" unless NIO::ENGINE == "libev"
+            @available = @load_error.nil?
+          rescue LoadError => e
+            @load_error = e.message
+            @available = false
+          end
+
+          # @return [String, nil] why nio4r is not available
+          attr_reader :load_error
+        end
 
         # @raise [SelectorError] when nio4r's C extension does not load
         def initialize
@@ -156,10 +179,14 @@ module Heddle
         end
 
         # Blocks up to +timeout+ seconds until an IO somebody waits on, or
-        # +wake_io+, is ready; wakes those IOs' waiters. +nil+ means "until
-        # something is ready", never "do not sleep"; the sleep is cut to
-        # SCAN_INTERVAL while IOs are waited on (see the class comment).
-        # @param timeout [Numeric, nil] seconds; nil: until something is ready
+        # +wake_io+, is ready; wakes those IOs' waiters. The loop's contract
+        # (see IOWatch): +nil+ means "sleep until something is ready", never
+        # "do not sleep"; +0+ means "do not sleep", only look. nio4r's
+        # NIO::Selector#select reads them the same way (nil: block, 0: poll).
+        # The sleep is cut to SCAN_INTERVAL while IOs are waited on (see the
+        # class comment).
+        # @param timeout [Numeric, nil] seconds; nil: sleep until something is
+        #   ready; 0: do not sleep
         # @param wake_io [IO] the loop's wake-up pipe
         # @return [Boolean] true when +wake_io+ was readable
         def wait(timeout, wake_io)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../io_watch"
+
 module Heddle
   class EventLoop
     # IOWatch's back ends (see IOWatch for the behaviour they share).
@@ -98,10 +100,14 @@ module Heddle
           wake_closed
         end
 
-        # Blocks up to +timeout+ seconds (nil: forever) until an IO somebody
-        # waits on, or +wake_io+, is ready; wakes those IOs' waiters. Drops
-        # long-idle registrations first.
-        # @param timeout [Numeric, nil]
+        # Blocks up to +timeout+ seconds until an IO somebody waits on, or
+        # +wake_io+, is ready; wakes those IOs' waiters. The loop's contract
+        # (see IOWatch): +nil+ means "sleep until something is ready"; +0+
+        # means "do not sleep", only look (IO.select reads them the same
+        # way). The sleep is cut to CLOSED_CHECK while IOs are waited on.
+        # Drops long-idle registrations first.
+        # @param timeout [Numeric, nil] seconds; nil: sleep until something is
+        #   ready; 0: do not sleep
         # @param wake_io [IO] the loop's wake-up pipe
         # @return [Boolean] true when +wake_io+ was readable
         def wait(timeout, wake_io)

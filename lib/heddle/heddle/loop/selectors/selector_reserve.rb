@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../event_loop"
+
 module Heddle
   class EventLoop
     module Selectors
@@ -77,6 +79,9 @@ module Heddle
           monitors.each { |monitor| monitor&.close }
           selector.deregister(wake_io) if wake_io
         end
+
+        # A forked child closes its copies of the parent's spare selectors.
+        EventLoop.on_fork { after_fork }
       end
     end
   end

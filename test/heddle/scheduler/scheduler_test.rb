@@ -6,7 +6,7 @@ require_relative "bounded"
 
 # io_read / io_write with Ruby 3.1's semantics: length is the minimum to
 # transfer (0: any progress), the result is a byte count or -errno.
-class SchedulerRawIOTest < Minitest::Test
+class SchedulerTest < Minitest::Test
   include Bounded
 
   EAGAIN = -Errno::EAGAIN::Errno
@@ -239,7 +239,7 @@ end
 # the fiber sees IOError (closed stream), as a thread blocked on it would, on
 # either selector (a class per back end below) and either IO path
 # (native_io_test.rb runs this file again in pure Ruby).
-module RawIOClosedUnderAWait
+module IOClosedUnderAWait
   include OnIOWatchBackend
 
   def setup
@@ -306,14 +306,14 @@ module RawIOClosedUnderAWait
   end
 end
 
-class RawIOClosedUnderAWaitSelectTest < Minitest::Test
-  include RawIOClosedUnderAWait
+class IOClosedUnderAWaitSelectTest < Minitest::Test
+  include IOClosedUnderAWait
 
   def backend = Heddle::EventLoop::Selectors::SelectWatch
 end
 
-class RawIOClosedUnderAWaitNIOTest < Minitest::Test
-  include RawIOClosedUnderAWait
+class IOClosedUnderAWaitNIOTest < Minitest::Test
+  include IOClosedUnderAWait
 
   def backend = Heddle::EventLoop::Selectors::NIOWatch
 

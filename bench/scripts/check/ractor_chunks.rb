@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require "heddle"
+require "heddle/check"
+
 module Heddle
   module Check
     module Runners
@@ -26,8 +29,21 @@ module Heddle
       # worker for the whole check) replaced it; it is kept, like
       # {ForkPerBatch}, as the baseline of bench/scripts/check/ractor_gap.rb
       # and window_ab.rb, which make it in place of {Runners.for}'s choice.
+      #
+      # Its chunking is its own: the Chunking mixin it included then, folded
+      # in, so that this baseline does not move with {Chunking} (now an
+      # object the shipped runners hold). Only the tuning is read from there.
       class RactorChunks
-        include Chunking
+        # Chunks in flight per worker (ractors alive per worker).
+        IN_FLIGHT = Chunking::IN_FLIGHT
+        # Shrink candidates per call per worker.
+        BATCH_PER_WORKER = Chunking::BATCH_PER_WORKER
+        # Seconds of work a chunk holds at least.
+        MIN_CHUNK_SECONDS = Chunking::MIN_CHUNK_SECONDS
+        # Runs in the probe that opens a check, one slice per worker.
+        PROBE = Chunking::PROBE
+        # Before a run's cost is known, a chunk holds 1 / (workers * SPREAD) of the runs still to send.
+        SPREAD = Chunking::SPREAD
 
         # @param property [Property]
         # @param size [Integer] workers
@@ -38,6 +54,9 @@ module Heddle
           @size = size
           start_chunking
         end
+
+        # @return [Integer] how many shrink candidates to hand over per call
+        def batch_size = @size * BATCH_PER_WORKER
 
         # @param cases [Array<(Integer, Object)>] [index, args] in index order
         # @param _deadline [Float, nil] ignored (Ractor.select cannot time out)
@@ -67,6 +86,12 @@ module Heddle
 
         private
 
+        def start_chunking
+          @limit = @size * IN_FLIGHT
+          @per_run = nil # seconds of a typical run, as the latest chunk reported (round trips excluded)
+          @probe_left = PROBE # runs of the opening probe not sent yet
+        end
+
         def fill(window, running, cases, sent)
           while window.in_flight < @limit && sent < cases.size && !window.failed?
             size = chunk_size(cases.size - sent, window.in_flight)
@@ -79,7 +104,7 @@ module Heddle
         end
 
         def start(chunk)
-          Ractors.warn_once
+          Heddle::Workers::Ractors::ExperimentalNote.once
           experimental = Warning[:experimental]
           Warning[:experimental] = false
           Ractor.new(@handler, chunk, name: "heddle-check") { |handler, batch| handler.call([0, batch]) }
@@ -100,7 +125,35 @@ module Heddle
         # Pbt's ractor worker to 1.02-1.13x. (Starting a ractor costs
         # 50-200 µs of the driver's time, so this pays for runs of
         # milliseconds, and cheap runs still go in one chunk.)
-        def share_of(left) = @per_run ? 1 : super
+        def share_of(left) = @per_run ? 1 : (left.to_f / (@size * SPREAD)).ceil
+
+        # @param left [Integer] cases not sent yet
+        # @param in_flight [Integer] chunks out
+        # @return [Integer, nil] the next chunk's runs; nil to wait for the probe
+        def chunk_size(left, in_flight)
+          return probe_slice(left) if @per_run.nil? && @probe_left.positive?
+          return nil if @per_run.nil? && in_flight.positive?
+
+          share = share_of(left)
+          @per_run ? [share, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max.clamp(1, left) : share
+        end
+
+        # How many slices the probe is cut into: one per worker.
+        # @return [Integer]
+        def probe_slices = @size
+
+        def probe_slice(left)
+          size = [(PROBE.to_f / probe_slices).ceil, @probe_left, left].min
+          @probe_left -= size
+          size
+        end
+
+        # The latest chunk's typical run (Handler.typical: the lower median of
+        # its passing runs, so a cold worker's first runs do not count);
+        # a chunk whose every run failed or was skipped teaches nothing.
+        def learn(per_run)
+          @per_run = per_run if per_run
+        end
 
         # On Ruby 3.1, Ractor.select can return a ractor it was not given: one
         # started by an earlier call, whose chunk was abandoned behind a

@@ -1,7 +1,8 @@
 # Where a cpu_bound check on worker: :ractor (tarai(9, 4, 0), 100 runs) loses time: each
 # worker ractor's idle time before and between its chunks (from the check's start), and
 # its tail (from its last chunk's end to the check's end). Each chunk's handler is wrapped
-# to report when it ran; the driver is Ractors' own, with the timing kept aside.
+# to report when it ran; the driver is Ractors' own, with the timing kept aside as it takes
+# each result from its box.
 # usage: bundle exec ruby bench/scripts/check/ractor_timeline.rb [checks]
 require "heddle"
 require "heddle/check"
@@ -20,30 +21,27 @@ module Timed
     end)
   end
 end
+# Remembers the message last taken from the driver's box: the result Ractors#take_back accepted when it returns.
+module LastTaken
+  attr_reader :last
+
+  def pop(...) = (@last = super)
+end
 R::Ractors.prepend(Module.new do
-  def initialize(...)
+  private
+
+  # The workers start with the wrapped handler.
+  def open_box
+    @handler = Timed.wrap(@handler)
     super
-    @handler = Timed.wrap(@handler) # the workers started by super get the plain handler: replace them
-    @outstanding.each_key(&:close_incoming)
-    @outstanding = {}
-    @size.times { @outstanding[start_worker] = 0 }
+    @box.extend(LastTaken)
   end
 
-  # Ractors#take_back, keeping each chunk's timing aside.
+  # Ractors#take_back, keeping the chunk's timing aside.
   def take_back(window)
-    loop do
-      _tag, id, serial, result = Ractor.receive_if { |m| m.is_a?(Array) && m[0] == R::Ractors::TAG }
-      next unless id == object_id
-
-      number, worker = @open.delete(serial)
-      next unless number
-
-      $log << result[2]
-      @outstanding[worker] -= 1
-      window.close
-      learn(result[1])
-      return [number, result[0]]
-    end
+    taken = super
+    $log << @box.last[3][2]
+    taken
   end
 end)
 PROP = Heddle::Check.property(Heddle::Check.constant([9, 4, 0])) { |x, y, z| T.tarai(x, y, z) }

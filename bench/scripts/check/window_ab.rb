@@ -1,9 +1,11 @@
 # In-process A/B of the check runner's dispatch, with pbt 0.7's ractor worker and heddle inline, interleaved in
 # random order: "old" (a Heddle::Pool, probe, then equal chunks awaited in index order: the code before the
-# Window), "pool" (a Heddle::Pool with the Window: chunks taken back as they finish, shrinking chunks) and
-# "chunks" (what worker: :ractor now runs, RactorChunks: a ractor per chunk of MIN_CHUNK_SECONDS of runs, taken
-# back as they finish), "spread" (RactorChunks with the pool runner's shrinking shares, its first version) and
-# "wide" (RactorChunks with 4 ractors alive per worker instead of 2). Only "chunks" is shipped.
+# Window), "pool" (a Heddle::Pool with the Window: chunks taken back as they finish, shrinking chunks),
+# "chunks" (RactorChunks, what worker: :ractor ran when this A/B was written: a ractor per chunk of
+# MIN_CHUNK_SECONDS of runs, taken back as they finish; ractor_chunks.rb), "spread" (RactorChunks with the pool
+# runner's shrinking shares, its first version), "wide" (RactorChunks with 4 ractors alive per worker instead
+# of 2) and "ractors" (what worker: :ractor runs now, Runners.for's choice: a ractor per worker for the check).
+# Of the ractor-per-chunk variants only "chunks" was shipped.
 # VARIANTS=old,chunks,pbt,inline picks the variants to run.
 # One of the `checks` suite's cases (CASE=cpu_bound, the default; simple, io_bound, failure_simple), 2 workers
 # (WORKER=ractor, the default, or process). Wall and CPU (this process only), minor page faults and GCs per check.
@@ -21,8 +23,20 @@ def cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
 def faults = File.read("/proc/self/stat").split[9].to_i # minor page faults of this process
 Warning[:experimental] = false
 
-# The runner before this change, rebuilt as a subclass.
+# The runner before this change, rebuilt as a subclass: its own chunking (the pool's workers come from Pool),
+# with Runners::Chunking's tuning.
 class OldPool < Heddle::Check::Runners::Pool
+  IN_FLIGHT = Heddle::Check::Runners::Chunking::IN_FLIGHT
+  MIN_CHUNK_SECONDS = Heddle::Check::Runners::Chunking::MIN_CHUNK_SECONDS
+  PROBE = Heddle::Check::Runners::Chunking::PROBE
+
+  def initialize(property, worker:, size:)
+    super
+    @size = size
+    @limit = size * IN_FLIGHT
+    @per_run = nil # seconds of a typical run, as the latest chunk reported
+  end
+
   def first_failure(cases, deadline)
     unless @probed || cases.size <= PROBE
       @probed = true
@@ -54,6 +68,10 @@ class OldPool < Heddle::Check::Runners::Pool
 
     [even, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max
   end
+
+  def learn(per_run)
+    @per_run = per_run if per_run
+  end
 end
 # RactorChunks with 4 ractors alive per worker instead of 2 (IN_FLIGHT): more runnable threads, a larger share
 # of a loaded machine's CPU (Pbt starts all 100 at once).
@@ -76,6 +94,9 @@ Heddle::Check::Runners.singleton_class.prepend(Module.new do
     return super unless %i[ractor process].include?(options.worker)
     return OldPool.new(property, worker: options.worker, size: options.size) if $variant == :old
     return Heddle::Check::Runners::Pool.new(property, worker: options.worker, size: options.size) if $variant == :pool
+    if $variant == :chunks && options.worker == :ractor
+      return Heddle::Check::Runners::RactorChunks.new(property, size: options.size)
+    end
     return WideChunks.new(property, size: options.size) if $variant == :wide && options.worker == :ractor
     return SpreadChunks.new(property, size: options.size) if $variant == :spread && options.worker == :ractor
 
@@ -107,24 +128,8 @@ end
 RUNS = {
   old: -> { $variant = :old; heddle_check.call(worker) },
   pool: -> { $variant = :pool; heddle_check.call(worker) },
-  chunks: -> { # RactorChunks with chunks of MIN_CHUNK_SECONDS after the probe (no SPREAD): many short-lived ractors,
-# as Pbt's one ractor per run; FINE_LIVE ractors alive per worker (default 2).
-class FineChunks < Heddle::Check::Runners::RactorChunks
-  def initialize(...)
-    super
-    @limit = @size * Integer(ENV.fetch("FINE_LIVE", "2"))
-  end
-
-  private
-
-  def chunk_size(left, in_flight)
-    size = super
-    return size unless size && @per_run
-
-    [(MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil, left].min
-  end
-end
-$variant = :chunks; heddle_check.call(worker) },
+  chunks: -> { $variant = :chunks; heddle_check.call(worker) },
+  ractors: -> { $variant = :ractors; heddle_check.call(worker) },
   wide: -> { $variant = :wide; heddle_check.call(worker) },
   spread: -> { $variant = :spread; heddle_check.call(worker) },
   inline: -> { heddle_check.call(:inline) },
@@ -158,6 +163,6 @@ res.each do |n, v|
          med.(v.map { _1[1] }), med.(v.map { _1[2] }), med.(v.map { _1[3] }))
 end
 wall = res.transform_values { |v| v.map(&:first).sort[v.size / 2] }
-(%i[old pool chunks spread wide] & wall.keys).each do |v|
+(%i[old pool chunks spread wide ractors] & wall.keys).each do |v|
   printf("%-7s inline/%s %.2fx  pbt/%s %.2fx\n", v, v, wall[:inline] / wall[v], v, wall[:pbt] / wall[v])
 end

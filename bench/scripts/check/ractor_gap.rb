@@ -9,6 +9,7 @@
 # usage: bundle exec ruby bench/scripts/check/ractor_gap.rb [trials] [variant,...]
 require "heddle"
 require "heddle/check"
+require_relative "ractor_chunks"
 Warning[:experimental] = false
 module T; def self.tarai(x, y, z) = x <= y ? y : tarai(tarai(x - 1, y, z), tarai(y - 1, z, x), tarai(z - 1, x, y)); end
 # heddle_chunks: the runner before Ractors, a ractor per chunk of 2 ms of runs.

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "procs"
+require_relative "diagnostics/evaluation_waits"
 require_relative "diagnostics/logger"
 require_relative "diagnostics/blocking_check"
 require_relative "diagnostics/dump"

@@ -2,8 +2,10 @@
 
 module Heddle
   class Proc
-    # The evaluation of one run of a concurrent proc: await its result,
-    # conclude (cancel) it, keep data on it, wait for its children.
+    # Heddle::Proc::Evaluation, the evaluation of one run of a concurrent
+    # proc; a fiber outside any concurrent proc has a root evaluation, its
+    # superclass {Heddle::Evaluation}. Await its result, conclude (cancel)
+    # it, keep data on it, wait for its children.
     #
     # Evaluations started while it runs are its children: concluding it
     # cancels the unfinished ones (their ensure blocks run), and

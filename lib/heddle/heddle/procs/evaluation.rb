@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+require_relative "../loop"
+
 module Heddle
   # Heddle::Evaluation, the base of every evaluation and the root evaluation
   # of any fiber; a concurrent proc's run is its subclass {Proc::Evaluation}.

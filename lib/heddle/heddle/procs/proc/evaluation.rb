@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../evaluation"
+
 module Heddle
   class Proc
     # Heddle::Proc::Evaluation, the evaluation of one run of a concurrent

@@ -54,7 +54,7 @@ class SecondsTest < Minitest::Test
     assert_raises(ArgumentError) { Heddle::Workers::Options.seconds!(:timeout, 0) }
     assert_nil Heddle::Workers::Options.seconds!(:timeout, nil)
     assert_raises(ArgumentError) { Heddle::Scheduler::Deadline.seconds!(-1) }
-    assert_equal 0.0, Heddle::Promises::Waiting.check_timeout(0)
+    assert_equal 0.0, Heddle::Promise.check_timeout(0)
     assert_raises(TypeError) { Heddle::Promise.new.value!("soon") }
   end
 end

@@ -10,9 +10,9 @@
 #
 # Do not load it together with the concurrently gem: after it,
 # `require "concurrently"` does nothing; before it, the gem makes it raise.
-require_relative "kernel"
 require_relative "concurrently/debug"
 require_relative "concurrently/notice"
+require_relative "kernel"
 
 raise LoadError, "heddle/concurrently replaces the concurrently gem; load one or the other" if
   defined?(Concurrently::VERSION) && !defined?(Concurrently::HEDDLE)

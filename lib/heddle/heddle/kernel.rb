@@ -7,9 +7,9 @@
 #
 # Without this file heddle patches nothing; the same API is on {Heddle}.
 require_relative "../heddle"
-require_relative "kernel/options"
-require_relative "kernel/kernel_methods"
 require_relative "kernel/io_methods"
+require_relative "kernel/kernel_methods"
+require_relative "kernel/options"
 
 # rubocop:disable Style/OneClassPerFile -- this file is the opt-in patch: both reopenings belong together
 module Kernel

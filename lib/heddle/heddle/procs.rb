@@ -1,22 +1,15 @@
 # frozen_string_literal: true
 
 require_relative "loop"
-require_relative "procs/waits"
-require_relative "procs/evaluation"
-require_relative "procs/proc" # declares Heddle::Proc < ::Proc; the files below reopen it
-require_relative "procs/proc/arguments"
-require_relative "procs/proc/bare_start"
-require_relative "procs/proc/pooled_fiber"
-require_relative "procs/proc/evaluation_waits"
-require_relative "procs/proc/queued_call"
-require_relative "procs/proc/evaluation/extras"
-require_relative "procs/proc/evaluation/store"
-require_relative "procs/proc/evaluation/awaiters"
-require_relative "procs/proc/evaluation/children"
-require_relative "procs/proc/evaluation/forked"
-require_relative "procs/proc/evaluation"
-require_relative "procs/proc/error_hook"
-require_relative "procs/proc/error_log"
 require_relative "procs/api"
+require_relative "procs/evaluation"
+require_relative "procs/proc"
+require_relative "procs/proc/arguments"
+require_relative "procs/proc/error_hook"
+require_relative "procs/proc/evaluation"
+require_relative "procs/proc/evaluation_extras"
+require_relative "procs/proc/pooled_fiber"
+require_relative "procs/proc/queued_call"
+require_relative "procs/waits"
 
 Heddle::Proc.error_log_output = Heddle::STDERR_LOG

@@ -2,5 +2,5 @@
 
 require_relative "procs"
 require_relative "promises"
-require_relative "sync/semaphore"
 require_relative "sync/group"
+require_relative "sync/semaphore"

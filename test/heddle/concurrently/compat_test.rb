@@ -60,7 +60,7 @@ class ConcurrentlyCompatTest < Minitest::Test
   end
 
   # Code written for Concurrently still requires it: after heddle/concurrently
-  # that require must not load the gem over heddle's classes (issue 19).
+  # that require must not load the gem over heddle's classes.
   def test_a_later_require_of_the_gem_is_a_no_op
     script = 'require "heddle/concurrently"; p require("concurrently"); ' \
              "p Concurrently::Proc.instance_method(:call).source_location.first.end_with?(\"lib/heddle/heddle/procs/proc.rb\")"

@@ -2,7 +2,7 @@
 
 require "test_helper"
 
-# HEDDLE_DEBUG (issue 27): a concurrent proc that blocks its thread outside
+# HEDDLE_DEBUG: a concurrent proc that blocks its thread outside
 # Heddle.run is reported once; under Heddle.run, or without HEDDLE_DEBUG,
 # nothing is. Each case runs in a fresh ruby (the check prepends to the procs
 # for the whole process).

@@ -2,7 +2,7 @@
 
 require "test_helper"
 
-# Heddle.dump (issue 27): what is alive on a thread's loop, children under
+# Heddle.dump: what is alive on a thread's loop, children under
 # their parent, and where each waits. Each case runs in a fresh ruby: once a
 # process has started a Ractor (other tests do), ObjectSpace, which the dump
 # walks, sees only shareable objects.

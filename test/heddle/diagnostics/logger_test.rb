@@ -4,7 +4,7 @@ require "test_helper"
 require "logger"
 require "stringio"
 
-# Heddle.logger= (issue 27): where the loop's errors go.
+# Heddle.logger=: where the loop's errors go.
 class DiagnosticsLoggerTest < Minitest::Test
   def teardown
     Heddle.logger = Heddle::STDERR_LOG

@@ -6,7 +6,7 @@ require "heddle/check"
 require "heddle/soak"
 require "heddle/soak/door_bounds"
 
-# Doors that took absurd sizes (issue 28): a map of 2 items with size: 10**6
+# Doors that took absurd sizes: a map of 2 items with size: 10**6
 # fibers took 23 s, a thread pool of size: 10_000 for 2 items started 10,000
 # threads, generators with min:/max: of 10**30 hung, a set of booleans with
 # min: 5 answered 2 elements, array(42) and float(min: nil) raised

@@ -4,7 +4,7 @@ require "test_helper"
 require "heddle/check"
 require "heddle/soak"
 
-# Validate at the door (issue 14): every public core wait checks its
+# Validate at the door: every public core wait checks its
 # arguments before it touches the loop, and a rejected call leaves the loop
 # as it was. The property, written with Heddle::Check itself, interleaves good
 # and bad calls at random; after each one a canary must still work.

@@ -2,8 +2,8 @@
 
 require "test_helper"
 
-# Waiting on an evaluation from a thread other than the one that started it
-# (issue 19): the wait ends when the owner's loop runs the evaluation; while
+# Waiting on an evaluation from a thread other than the one that started it:
+# the wait ends when the owner's loop runs the evaluation; while
 # the owner is blocked outside heddle it times out cleanly, never answering a
 # pending value with a made-up result.
 class CrossThreadWaitsTest < Minitest::Test

@@ -2,8 +2,8 @@
 
 require "test_helper"
 
-# Waiting for an evaluation from a thread other than the one that started it
-# (issue 19): await_result and to_promise from "any thread".
+# Waiting for an evaluation from a thread other than the one that started it:
+# await_result and to_promise from "any thread".
 class EvaluationPromiseTest < Minitest::Test
   include QuietProcErrors
 
@@ -101,7 +101,7 @@ class EvaluationPromiseTest < Minitest::Test
     assert_kind_of Heddle::Evaluation::LoopGoneError, waiter.join(LIVE)&.value
   end
 
-  # Issue 28: a timed wait got TimeoutError, an untimed one LoopGoneError a
+  # A timed wait got TimeoutError, an untimed one LoopGoneError a
   # second late; now both get LoopGoneError when the thread dies, saying how.
   def test_a_wait_for_an_evaluation_whose_thread_dies_says_it_died_timed_or_not
     die = Thread::Queue.new

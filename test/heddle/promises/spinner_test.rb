@@ -24,8 +24,8 @@ class PromiseSpinnerTest < Minitest::Test
     Spinner.passes = 16
     promise = Heddle::Promise.new
     refute Spinner.resolved?(promise, nil)
-    refute Spinner.resolved?(promise, Heddle::Promises::Waiting.now - 1)
-    assert Spinner.resolved?(Heddle::Promise.rejected(IOError), Heddle::Promises::Waiting.now - 1)
+    refute Spinner.resolved?(promise, Heddle::Promise.now - 1)
+    assert Spinner.resolved?(Heddle::Promise.rejected(IOError), Heddle::Promise.now - 1)
     assert promise.pending?
   end
 

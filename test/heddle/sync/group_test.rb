@@ -4,7 +4,7 @@ require "English"
 require "test_helper"
 require_relative "../scheduler/bounded"
 
-# Heddle::Group (issue 27): spawn, wait for all, stop all with their ensure
+# Heddle::Group: spawn, wait for all, stop all with their ensure
 # blocks run, the first error raised once.
 class SyncGroupTest < Minitest::Test
   include Bounded

@@ -4,7 +4,7 @@ require "English"
 require "test_helper"
 require_relative "../scheduler/bounded"
 
-# Heddle::Semaphore (issue 27): at most +limit+ holders, shared by threads
+# Heddle::Semaphore: at most +limit+ holders, shared by threads
 # and fibers, first come first served, and no slot lost to an interrupted wait.
 class SyncSemaphoreTest < Minitest::Test
   include Bounded

@@ -60,7 +60,7 @@ module Heddle
           @filter = filter
           Heddle::Proc.prepend(ProcLogging) unless Heddle::Proc <= ProcLogging
           Heddle::Proc::Evaluation.prepend(WaitLogging) unless Heddle::Proc::Evaluation <= WaitLogging
-          Heddle::Proc::EvaluationWaits.prepend_once # a zero wait, too, reaches WaitLogging
+          Heddle::Diagnostics::EvaluationWaits.prepend_once # a zero wait, too, reaches WaitLogging
           true
         end
 

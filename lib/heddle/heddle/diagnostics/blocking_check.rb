@@ -52,7 +52,7 @@ module Heddle
         def enable
           Heddle::Proc.prepend(ProcTiming) unless Heddle::Proc <= ProcTiming
           Heddle::Proc::Evaluation.prepend(WaitTiming) unless Heddle::Proc::Evaluation <= WaitTiming
-          Heddle::Proc::EvaluationWaits.prepend_once # a zero wait, too, reaches WaitTiming
+          Heddle::Diagnostics::EvaluationWaits.prepend_once # a zero wait, too, reaches WaitTiming
           true
         end
 

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../procs/api"
+
 # Heddle.logger: where the loop's errors and heddle's debug warnings go.
 module Heddle
   @logger = STDERR_LOG

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../procs"
+require_relative "options"
+
 module Heddle
   # Concurrently-style IO methods, included into ::IO by
   # `require "heddle/kernel"`. Unlike {Heddle.await_readable}, a timeout raises

@@ -1,13 +1,20 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+require_relative "../loop"
+
 module Heddle
+  # Heddle::Evaluation, the base of every evaluation and the root evaluation
+  # of any fiber; a concurrent proc's run is its subclass {Proc::Evaluation}.
+  #
   # The state of one flow of control that can wait: a concurrent proc's run
   # ({Proc::Evaluation}) or a fiber outside any concurrent proc (a "root"
   # evaluation, e.g. the main fiber of a thread). A root evaluation that
-  # waits runs its thread's {EventLoop} until it is resumed.
+  # waits runs its thread's {EventLoop} until it is resumed. Both names are
+  # Concurrently's (Concurrently::Evaluation, Concurrently::Proc::Evaluation).
   #
   # Methods named +__x__+ are messages of {Protocol} (between evaluations,
-  # the loop and the pooled fibers): public for speed, not for users.
+  # the loop and the pooled fibers): private, sent with +__send__+.
   class Evaluation
     # Raised on misuse of an evaluation (resuming one that is not waiting, ...).
     class Error < Heddle::Error; end

@@ -18,9 +18,87 @@ module Heddle
   #   doubler = Heddle.concurrent_proc { |x| Heddle.wait(0.01); x * 2 }
   #   doubler.call(21)                     # => 42
   #   doubler.call_detached(1).await_result # => 2
+  #
+  # Errors a proc raises are reported to +on(:error)+ hooks: the class's
+  # (for every proc, run with the proc as self) and single procs', and a
+  # default hook that logs to $stderr, redirected with {.error_log_output=}.
   class Proc < ::Proc
+    # The events a proc reports.
+    EVENTS = [:error].freeze
+    private_constant :EVENTS
+
     # The proc's own Proc#call, used by the fiber that runs it.
     alias __invoke__ call
+
+    class << self
+      # Registers a hook for errors raised by any concurrent proc of this
+      # class; the block runs with the proc as self.
+      # @param event [Symbol] :error
+      # @yieldparam error [Exception]
+      # @return [ErrorHook]
+      # @example
+      #   Heddle::Proc.on(:error) { |error| warn "#{source_location.join(':')}: #{error}" }
+      def on(event, &block)
+        check_event(event, block)
+        hooks = error_hooks
+        hooks << ErrorHook.new(hooks, block, true)
+        hooks.last
+      end
+
+      # @return [Array<ErrorHook>]
+      def error_hooks
+        @error_hooks ||= []
+      end
+
+      # Where errors of concurrent procs are logged: an IO-like object
+      # (anything with #puts), a Logger (anything with #error), or
+      # nil/false to stop logging.
+      # @param output [#puts, #error, nil, false]
+      # @return [void]
+      # @raise [Heddle::Error] when +output+ can neither puts nor error
+      # @example
+      #   Heddle::Proc.error_log_output = false
+      def error_log_output=(output)
+        @error_log_hook&.cancel
+        @error_log_hook = nil
+        return unless output
+
+        @error_log_hook = log_hook(self, output)
+      end
+
+      # @param proc [Heddle::Proc]
+      # @param error [Exception]
+      # @return [String] the message logged for +error+
+      def default_error_log_message(proc, error)
+        <<~MSG
+          Concurrent proc exited with error!
+          Source location: #{proc.source_location&.join(':')}
+          Error: (#{error.class}) #{error}
+          Backtrace: #{error.backtrace&.join("\n")}
+        MSG
+      end
+
+      private
+
+      # @return [void]
+      def check_event(event, block)
+        raise ArgumentError, "unknown event #{event.inspect}: concurrent procs only report :error" unless
+          EVENTS.include?(event)
+        raise ArgumentError, "on(:error) needs a block" unless block
+      end
+
+      # @return [ErrorHook]
+      def log_hook(klass, output)
+        if output.respond_to?(:error) && !output.respond_to?(:puts)
+          klass.on(:error) { |error| output.error(klass.default_error_log_message(self, error)) }
+        elsif output.respond_to?(:puts)
+          klass.on(:error) { |error| output.puts(klass.default_error_log_message(self, error)) }
+        else
+          raise Heddle::Error, "error log output #{output.inspect} is neither IO-like (#puts) nor a Logger " \
+                               "(#error); pass $stderr, a Logger, or false"
+        end
+      end
+    end
 
     # @return [Class] the class of the evaluations the proc creates
     attr_reader :evaluation_class
@@ -114,7 +192,7 @@ module Heddle
                         arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
       loop = context.__send__(:__loop__)
-      # Without arguments the proc itself is the entry (see BareStart); no
+      # Without arguments the proc itself is the entry (see #__run__); no
       # Array per call either way (see Arguments).
       entry = if no_args
                 self
@@ -124,6 +202,76 @@ module Heddle
               end
       loop.queue << entry
       nil
+    end
+
+    # Registers a hook for this proc's errors only.
+    # @param event [Symbol] :error
+    # @yieldparam error [Exception]
+    # @return [ErrorHook]
+    def on(event, &block)
+      Proc.__send__(:check_event, event, block)
+      hooks = (@error_hooks ||= [])
+      hooks << ErrorHook.new(hooks, block, false)
+      hooks.last
+    end
+
+    # Triggers +event+ (:error) as if the proc had raised +args.first+;
+    # the pooled fiber calls this for every error a proc raises.
+    # @param event [Symbol] :error
+    # @param args [Array] the error
+    # @return [:triggered]
+    def trigger(event, *args)
+      Proc.__send__(:check_event, event, true)
+      report_error(*args)
+      :triggered
+    end
+
+    # Starts the proc without arguments (or holds it back while too many
+    # fibers are live; it comes back here when one is free).
+    #
+    # A {#call_and_forget} without arguments queues the proc itself, not a
+    # {QueuedCall}: nothing needs to be kept but the proc. This method and
+    # {#__chain_into__} make a proc a run-queue entry: the loop starts it in a
+    # pooled fiber (here), or a pooled fiber that just finished takes it in
+    # place ({#__chain_into__}), as it does a QueuedCall. No QueuedCall is
+    # taken from and given back to the loop's free list per call (hot path,
+    # see the call_methods benchmark).
+    # @return [Object] what the pooled fiber returned
+    private def __run__
+      loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__loop__)
+      pooled = PooledFiber.take(loop, self) or return
+      pooled.__send__(:__start__, self, Arguments::EMPTY, nil)
+    rescue FiberRefusedError => e
+      trigger(:error, e)
+    end
+
+    # A free pooled fiber that finished its job runs this start next, in place.
+    # @param pooled [PooledFiber]
+    # @return [true]
+    private def __chain_into__(pooled)
+      pooled.__send__(:__take__, self, Arguments::EMPTY, nil)
+      true
+    end
+
+    private
+
+    # Runs the hooks for +error+: the classes' (from Heddle::Proc down), then
+    # this proc's. A failing hook is reported with warn, not raised.
+    # @param error [Exception]
+    # @return [void]
+    def report_error(error)
+      self.class.ancestors.reverse_each do |klass|
+        next unless klass <= Proc # Heddle::Proc and its subclasses: the classes with hooks
+
+        klass.error_hooks.dup.each { |hook| run_hook(hook, error) }
+      end
+      @error_hooks&.dup&.each { |hook| run_hook(hook, error) }
+    end
+
+    def run_hook(hook, error)
+      hook.call(self, error)
+    rescue StandardError => e
+      warn "heddle: an on(:error) hook raised #{e.class}: #{e.message}"
     end
   end
 end

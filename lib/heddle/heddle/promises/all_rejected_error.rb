@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+
 module Heddle
   class Promise
     # The rejection of `Promise.any` when every one of its promises was

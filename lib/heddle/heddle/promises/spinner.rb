@@ -64,7 +64,7 @@ module Heddle
       end
 
       # Passes the GVL until the promise is resolved, {passes} times at most
-      # (none while {passes} is :auto: {Promises::Waiting} asks {SpinTuner}
+      # (none while {passes} is :auto: {Heddle::Promise} asks {SpinTuner}
       # and calls {spin} itself), and never past the deadline.
       # @param promise [Heddle::Promise] the promise waited for
       # @param deadline [Float, nil] monotonic-clock seconds; nil for none
@@ -118,7 +118,7 @@ module Heddle
 
       # @return [Boolean] whether the deadline (if any) has passed
       def self.past?(deadline)
-        deadline ? Waiting.now >= deadline : false
+        deadline ? Promise.now >= deadline : false
       end
       private_class_method :past?
     end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+
 module Heddle
   class Promise
     # Raised by {Promise#value!} when the promise is still pending after the

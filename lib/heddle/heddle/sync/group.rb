@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+
 module Heddle
   # Concurrent procs started together and ended together (async's Barrier):
   # {#spawn} starts each on this thread's loop, {#wait} waits for all of

@@ -1,13 +1,26 @@
 # frozen_string_literal: true
 
+require_relative "../evaluation"
+
 module Heddle
   class Proc
-    # The evaluation of one run of a concurrent proc: await its result,
-    # conclude (cancel) it, keep data on it, wait for its children.
+    # Heddle::Proc::Evaluation, the evaluation of one run of a concurrent
+    # proc; a fiber outside any concurrent proc has a root evaluation, its
+    # superclass {Heddle::Evaluation}. Await its result, conclude (cancel)
+    # it, keep data on it, wait for its children.
     #
     # Evaluations started while it runs are its children: concluding it
     # cancels the unfinished ones (their ensure blocks run), and
     # {#await_children} waits for them all.
+    #
+    # Its awaiters (await_result, Proc#call, await_fastest) are woken when it
+    # concludes. An evaluation pending in a process that forked never runs in
+    # the child (its loop starts empty, EventLoop.after_fork): awaiting the
+    # child's copy raises at once instead of waiting for ever.
+    #
+    # Everything rare (arguments of a pending start, further awaiters, parent
+    # and children, stored data, the pid it was forked from) is kept in an
+    # {EvaluationExtras} made on first use.
     #
     # @example
     #   evaluation = Heddle.concurrently { Heddle.wait(1); :late }
@@ -20,11 +33,6 @@ module Heddle
 
       CANCEL = Object.new.freeze
       private_constant :CANCEL
-
-      include Store
-      include Awaiters
-      include Children
-      include Forked
 
       # What #inspect calls a phase (RUNNING and SCHEDULED: "running").
       INSPECT_NAMES = { PENDING => "scheduled", ZERO_WAIT => "waiting", WAITING => "waiting" }.freeze
@@ -50,7 +58,7 @@ module Heddle
         if proc
           @state = PENDING
           @slot = proc
-          (@extras = Extras.new).args = args unless args.nil? || args.empty?
+          (@extras = EvaluationExtras.new).args = args unless args.nil? || args.empty?
         else
           @state = RUNNING
           @slot = pooled
@@ -114,7 +122,7 @@ module Heddle
         # thread reading concluded? then the result needs no lock (see
         # Promises::EvaluationAwaiter).
         if state == RUNNING && pooled.fiber.equal?(Fiber.current)
-          extras = (@extras ||= Extras.new)
+          extras = (@extras ||= EvaluationExtras.new)
           extras.result = result
           extras.concluded = true
         else
@@ -132,6 +140,66 @@ module Heddle
       def inspect
         state = concluded? ? "concluded" : INSPECT_NAMES.fetch(@state, "running")
         "#<#{self.class} #{__id__.to_s(36)} #{state}>"
+      end
+
+      # --- data kept on the evaluation (Concurrently's Evaluation#[] and #[]=),
+      # in a Hash allocated on first store ---
+
+      # @param key [Object]
+      # @return [Object] the value stored under +key+
+      def [](key)
+        data = @extras&.data
+        data && data[key]
+      end
+
+      # @param key [Object]
+      # @param value [Object]
+      # @return [Object] value
+      def []=(key, value)
+        extras = (@extras ||= EvaluationExtras.new)
+        (extras.data ||= {})[key] = value
+      end
+
+      # @param key [Object]
+      # @return [Boolean]
+      def key?(key)
+        data = @extras&.data
+        data ? data.key?(key) : false
+      end
+
+      # @return [Array] the keys stored
+      def keys
+        data = @extras&.data
+        data ? data.keys : []
+      end
+
+      # --- its children ---
+
+      # Waits until every child (evaluations started inside this one) is
+      # concluded; children's errors are not raised here.
+      # @param within [Numeric, nil] seconds to wait at most
+      # @return [true]
+      # @raise [Heddle::Evaluation::TimeoutError] when children still run after +within+
+      # @raise [TypeError, ArgumentError] when +within+ is not a number of seconds
+      def await_children(within: nil)
+        within = Waits.within!(within) if within
+        deadline = within && (@loop.now + within)
+        while (child = first_child)
+          left = deadline && [deadline - @loop.now, 0].max
+          child.await_result(within: left) { nil }
+          unless child.concluded?
+            raise Heddle::Evaluation::TimeoutError, "children still running after #{within} second(s)"
+          end
+
+          __orphan__(child)
+        end
+        true
+      end
+
+      # @return [Array<Proc::Evaluation>] unfinished children
+      def children
+        children = @extras&.children
+        children ? children.keys : []
       end
 
       # --- protocol with the loop, workers and other evaluations ---
@@ -260,6 +328,89 @@ module Heddle
         schedule(timer.value)
       end
 
+      # Registers +evaluation+ to be woken with +value+ (nil: the result)
+      # when this evaluation concludes. The first awaiter of the result gets
+      # an ivar of its own, the usual case, so no EvaluationExtras or Hash is
+      # allocated for it (hot path, see the call_methods_waiting benchmark).
+      # @return [void]
+      private def __add_awaiter__(evaluation, value = nil)
+        extras = @extras
+        if value.nil? && @awaiter.nil? && (extras.nil? || extras.awaiters.nil?)
+          @awaiter = evaluation
+        else
+          extras ||= (@extras = EvaluationExtras.new)
+          (extras.awaiters ||= {})[evaluation] = value
+        end
+      end
+
+      # @return [void]
+      private def __remove_awaiter__(evaluation)
+        if @awaiter.equal?(evaluation)
+          @awaiter = nil
+        else
+          @extras&.awaiters&.delete(evaluation)
+        end
+      end
+
+      # Proc#call's wait for the evaluation its call returned: like
+      # {#await_result} for +waiter+, the caller's evaluation, minus the
+      # options (hot path, see the call_methods_waiting benchmark).
+      # @param waiter [Heddle::Evaluation]
+      # @return [Object] the result
+      # @raise [Exception] the result, when it is an exception
+      private def __await_call__(waiter)
+        unless concluded?
+          __add_awaiter__(waiter)
+          begin
+            waiter.__send__(:__await__, nil, nil)
+          ensure
+            __remove_awaiter__(waiter)
+          end
+        end
+        result = concluded_result
+        raise result if result.is_a?(Exception)
+
+        result
+      end
+
+      # @return [void]
+      private def __adopt__(child)
+        ((@extras ||= EvaluationExtras.new).children ||= {})[child] = true
+        child.__send__(:__parent__=, self)
+      end
+
+      # @return [void]
+      private def __parent__=(parent)
+        (@extras ||= EvaluationExtras.new).parent = parent
+      end
+
+      # @return [void]
+      private def __orphan__(child)
+        @extras&.children&.delete(child)
+      end
+
+      # Told by a forked child's loop that this evaluation was pending in
+      # the parent and will never run here (EventLoop#orphan_pending).
+      # @param parent [Integer] the parent's pid
+      # @return [void]
+      private def __forked__(parent)
+        (@extras ||= EvaluationExtras.new).forked_from ||= parent unless concluded?
+      end
+
+      # @return [Integer, nil] the pid of the process it was pending in when
+      #   this one forked, if it was: it never concludes here
+      private def __forked_from__ = @extras&.forked_from
+
+      # @return [Heddle::Evaluation::LoopGoneError] what awaiting an
+      #   evaluation inherited across a fork raises
+      private def __forked_error__
+        Heddle::Evaluation::LoopGoneError.new(
+          "#{inspect} will never conclude in this process (#{Process.pid}): it was pending in process " \
+          "#{__forked_from__} when that process forked, and a forked child never runs its parent's pending work; " \
+          "await it in the process that started it, or start it after the fork"
+        )
+      end
+
       private
 
       # A conclusion sent from another thread, run by the loop: the sender
@@ -326,7 +477,7 @@ module Heddle
         pooled = @slot
         pooled.__send__(:__drop_wait_timer__)
         if state == SCHEDULED
-          extras = (@extras ||= Extras.new)
+          extras = (@extras ||= EvaluationExtras.new)
           extras.stale = (extras.stale || 0) + 1
           pooled.resume_value = true
         end
@@ -340,9 +491,38 @@ module Heddle
       def cancel_run(state, pooled)
         return if state == PENDING # its queued start finds it concluded
 
-        return (@extras ||= Extras.new).cancel_pending = true if state == RUNNING
+        return (@extras ||= EvaluationExtras.new).cancel_pending = true if state == RUNNING
 
         pooled.__send__(:__cancel__, CANCEL)
+      end
+
+      def notify_awaiters(result)
+        if (waiter = @awaiter)
+          @awaiter = nil
+          waiter.__send__(:__wake__, result)
+        end
+        extras = @extras or return
+        extras.parent&.__send__(:__orphan__, self)
+        awaiters = extras.awaiters or return
+        extras.awaiters = nil
+        awaiters.each { |other, value| other.__send__(:__wake__, value || result) }
+      end
+
+      # The oldest unfinished child, without listing them all (a parent may
+      # have thousands).
+      def first_child
+        children = @extras&.children or return
+        children.each_key.first
+      end
+
+      def cancel_children
+        children = @extras&.children or return
+        children.each_key.to_a.each do |child|
+          next if child.concluded?
+
+          message = "cancelled: its parent evaluation #{__id__.to_s(36)} was concluded"
+          child.conclude_to(Heddle::Evaluation::CancelledError.new(message))
+        end
       end
     end
   end

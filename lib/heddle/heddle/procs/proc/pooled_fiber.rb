@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../../error"
+require_relative "../../loop/yjit_warm_up"
+
 module Heddle
   class Proc
     # Raised when the OS refuses a new fiber (too many live fibers: the

@@ -2,8 +2,9 @@
 
 require "test_helper"
 
-# The phases an evaluation goes through (Heddle::Evaluation's +@state+) and the
-# rare state kept in its Extras: the corner cases of that bookkeeping.
+# The phases a Heddle::Proc::Evaluation goes through (Heddle::Evaluation's
+# +@state+) and the rare state kept in its EvaluationExtras: the corner cases
+# of that bookkeeping.
 class EvaluationStatesTest < Minitest::Test
   include QuietProcErrors
 

@@ -1,13 +1,13 @@
 # frozen_string_literal: true
 
 module Heddle
-  class Proc
+  module Diagnostics
     # Sends every wait of a pooled fiber through its evaluation. A
     # call_and_forget run's zero wait otherwise skips the evaluation (see
-    # {PooledFiber#__wait__}), so a debugging layer that wraps the
-    # evaluation's waits (HEDDLE_DEBUG's blocking check, Concurrently::Debug)
-    # prepends this to {PooledFiber} to see them all. Never prepended
-    # otherwise: it costs that fast path an evaluation.
+    # {Proc::PooledFiber#__wait__}), so a debugging layer that wraps the
+    # evaluation's waits (HEDDLE_DEBUG's {BlockingCheck},
+    # Concurrently::Debug) prepends this to {Proc::PooledFiber} to see them
+    # all. Never prepended otherwise: it costs that fast path an evaluation.
     module EvaluationWaits
       # @param seconds [Numeric]
       # @return [Object] the resume value
@@ -15,10 +15,10 @@ module Heddle
         __evaluation__.__send__(:__wait__, seconds)
       end
 
-      # Prepends this to {PooledFiber} once, whichever layer asks first.
+      # Prepends this to {Proc::PooledFiber} once, whichever layer asks first.
       # @return [void]
       def self.prepend_once
-        PooledFiber.prepend(self) unless PooledFiber.include?(self)
+        Proc::PooledFiber.prepend(self) unless Proc::PooledFiber.include?(self)
       end
     end
   end

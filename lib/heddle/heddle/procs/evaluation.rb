@@ -79,12 +79,10 @@ module Heddle
       @state = RUNNING
     end
 
-    # @!attribute [r] __loop__
-    #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
-    attr_reader :loop
-    alias __loop__ loop
-    private :__loop__
-    remove_method :loop # Kernel#loop stays loop
+    # @return [EventLoop] the loop of the evaluation's thread. A method, not an
+    #   attribute reader: YJIT compiles a __send__ to a method, but calls out
+    #   of the JIT for a __send__ to a reader (bench call_methods).
+    private def __loop__ = @loop
 
     # @return [Evaluation] self (a pooled fiber answers its evaluation)
     private def __evaluation__

@@ -105,12 +105,10 @@ module Heddle
         @fiber.resume
       end
 
-      # @!attribute [r] __loop__
-      #   @return [EventLoop] (an attribute reader: no Ruby frame, bench call_methods)
-      attr_reader :loop
-      alias __loop__ loop
-      private :__loop__
-      remove_method :loop # Kernel#loop stays loop
+      # @return [EventLoop] the loop of the fiber's thread. A method, not an
+      #   attribute reader: YJIT compiles a __send__ to a method, but calls out
+      #   of the JIT for a __send__ to a reader (bench call_methods).
+      private def __loop__ = @loop
 
       # Runs +proc+ with +args+ in this pooled fiber until it finishes or
       # waits, for the loop: when done, the pooled fiber may start the round's next

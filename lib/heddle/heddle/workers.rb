@@ -2,6 +2,7 @@
 
 require_relative "masks"
 
+require_relative "workers/backends"
 require_relative "workers/error"
 require_relative "workers/options"
 require_relative "workers/pool_options"
@@ -39,9 +40,6 @@ module Heddle
   # The machinery behind {Heddle::Pool} and {Heddle.map}: backends, jobs, chunks
   # and the errors they raise.
   module Workers
-    # The worker kinds, by the keyword that picks them.
-    KINDS = %i[inline fiber thread process ractor redis].freeze
-
     # A thread of heddle's workers, taking interrupts whatever its maker's
     # Thread.handle_interrupt masks (a new thread inherits them, and a pool
     # starts with interrupts held back): Thread#kill, a pool's shutdown and
@@ -165,7 +163,7 @@ module Heddle
     # @example
     #   Heddle.map([1, 2, 3], worker: :process, size: 2) { |n| n * n } # => [1, 4, 9]
     def map(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
-      Workers::Options.block!(block, "Heddle.map(items)") unless worker == :redis
+      Workers::Options.block!(block, "Heddle.map(items)") unless Workers::Backends.remote?(worker)
       Workers.map!(items, worker: worker, size: size, item_timeout: item_timeout, **map_options, &block)
     end
 

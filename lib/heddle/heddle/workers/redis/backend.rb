@@ -74,6 +74,20 @@ module Heddle
           Config.new(url: options[:url], **options.slice(*Config::OPTIONS))
         end
 
+        # The options of a pool for a map bounded by +seconds+ (Heddle.map's
+        # timeout:): it gives up connecting by then (Heddle.map(timeout: 2) on
+        # a silent port ended after 10 s, the reconnect_timeout, each attempt
+        # waiting the client's 5 s).
+        # @param options [Hash] checked by {.validate!}
+        # @param seconds [Numeric]
+        # @return [Hash] options, or a copy with a shorter reconnect_timeout
+        def self.within(options, seconds)
+          limit = options.fetch(:reconnect_timeout, DEFAULTS[:reconnect_timeout])
+          return options if limit <= seconds
+
+          options.merge(reconnect_timeout: seconds)
+        end
+
         # @api private
         def self.validate_seconds!(key, value)
           return if value.is_a?(Numeric) && value.real? && value.to_f.finite? && value >= MINIMUMS[key] &&

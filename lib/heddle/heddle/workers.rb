@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "handlers"
 require_relative "masks"
 
 require_relative "workers/backends"
@@ -32,7 +33,6 @@ require_relative "workers/ractors/handle"
 require_relative "workers/ractors/lane"
 require_relative "workers/ractors/backend"
 require_relative "workers/pool"
-require_relative "workers/redis" # Heddle.handler; the Redis backend itself loads on first use
 
 # Workers: one interface over inline, fiber, thread, process and ractor
 # backends. See docs/workers.md.

@@ -2,6 +2,8 @@
 
 require "test_helper"
 require "etc"
+require "open3"
+require "rbconfig"
 
 # The registry of worker backends: one line per backend, which the door
 # checks and Heddle::Pool read.
@@ -46,6 +48,31 @@ class WorkersBackendsTest < Minitest::Test
 
   def test_a_name_no_backend_has_is_refused_by_fetch
     assert_raises(KeyError) { B.fetch(:goroutine) }
+  end
+
+  # Bundler off, so that only the load path given reaches the child (bundler/setup would add
+  # every gemspec's lib root, heddle-redis's among them).
+  NO_BUNDLER = %w[RUBYOPT RUBYLIB BUNDLE_GEMFILE BUNDLE_BIN_PATH BUNDLER_SETUP BUNDLER_VERSION].to_h { |k| [k, nil] }
+  # What Pool.new and Heddle.map say, in a Ruby whose load path lacks lib/heddle-redis.
+  WITHOUT_REDIS_GEM = <<~RUBY
+    require "heddle"
+    [-> { Heddle::Pool.new(worker: :redis, handler: :x, url: "redis://127.0.0.1:1/0") },
+     -> { Heddle.map([1], worker: :redis, handler: :x, url: "redis://127.0.0.1:1/0") }].each do |call|
+      call.call
+    rescue LoadError => e
+      puts e.message
+    end
+  RUBY
+
+  def test_worker_redis_without_the_heddle_redis_gem_names_the_gem_in_one_line
+    roots = LibRoots::DIRS.reject { |dir| dir.end_with?("/heddle-redis") }
+    out, err, status = Open3.capture3(NO_BUNDLER, RbConfig.ruby, "-w", *roots.flat_map { |dir| ["-I", dir] },
+                                      "-e", WITHOUT_REDIS_GEM)
+    assert status.success?, err
+    assert_empty err
+    line = "worker: :redis needs the heddle-redis gem: add `gem \"heddle-redis\"` to your Gemfile and run " \
+           "`bundle install`\n"
+    assert_equal line * 2, out
   end
 
   def test_entries_are_frozen

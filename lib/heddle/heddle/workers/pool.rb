@@ -22,14 +22,14 @@ module Heddle
     # @param lazy [Boolean] (:process only) fork each worker when work first
     #   waits for it instead of all at start: short-lived pools fork once
     # @param remote [Hash] (:redis only) `handler:` (a name given to {Heddle.handler}), `url:` and the
-    #   options of {Workers::Redis::Backend#initialize}; no block (see docs/redis.md)
+    #   options of Workers::Redis::Backend#initialize (the heddle-redis gem); no block (see docs/redis.md)
     # @yieldparam item [Object] one item
     # @yieldreturn [Object] its result
     # @raise [ArgumentError] on an unknown worker, a bad size or item_timeout,
     #   no block, or `lazy: true` for a worker other than :process
     # @raise [TypeError] on an item_timeout that is not a number, a lazy that is not true or false
     # @raise [Heddle::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
-    # @raise [LoadError] (:redis) when the redis-client gem is not in the bundle
+    # @raise [LoadError] (:redis) when the heddle-redis gem (or its redis-client) is not installed
     def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, **remote, &handler)
       keywords = { item_timeout: item_timeout, lazy: lazy, remote: remote }
       start(Workers::PoolOptions.check!(worker, size, handler, **keywords), handler)

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "heddle/workers/backend"
 require "securerandom"
 require_relative "client"
 Heddle::Workers::Redis::Client.load_gem

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../../loop/yjit_warm_up"
+require_relative "../backend"
+
 module Heddle
   module Workers
     module Fibers

@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
-# What the repository's three gemspecs share: heddle.gemspec (the runtime),
-# heddle-check.gemspec and heddle-bench.gemspec. Only the gemspecs require this
-# file; no gem ships it. Defined once here rather than in each gemspec because
-# Bundler evaluates all three in one process (`gemspec name:` in the Gemfile),
+# What the repository's four gemspecs share: heddle.gemspec (the runtime),
+# heddle-check.gemspec, heddle-bench.gemspec and heddle-redis.gemspec. Only the
+# gemspecs require this file; no gem ships it. Defined once here rather than in
+# each gemspec because Bundler evaluates all four in one process (`gemspec name:` in the Gemfile),
 # where a constant defined by each would be redefined, with a warning.
 #
 # A gem's boundary is a folder: each gem's code is lib/<gem name>/ and nothing

@@ -1,9 +1,10 @@
 # frozen_string_literal: true
 
-# The three gems' lib roots (heddle, heddle-check, heddle-bench; README "Three
-# gems"), for this process and for the child rubies the tests start.
+# The four gems' lib roots (heddle, heddle-check, heddle-bench, heddle-redis;
+# README "Four gems"), for this process and for the child rubies the tests start.
 module LibRoots
-  DIRS = %w[heddle heddle-check heddle-bench].map { |gem| File.expand_path("../lib/#{gem}", __dir__) }.freeze
+  DIRS = %w[heddle heddle-check heddle-bench heddle-redis]
+         .map { |gem| File.expand_path("../lib/#{gem}", __dir__) }.freeze
   # `-I DIR` for each root, for a child ruby's command line.
   FLAGS = DIRS.flat_map { |dir| ["-I", dir] }.freeze
 end

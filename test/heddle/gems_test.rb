@@ -7,15 +7,17 @@ require "rubygems/package"
 require "tmpdir"
 require_relative "../../heddle_gems"
 
-# The repository's three gems (heddle.gemspec, heddle-check.gemspec,
-# heddle-bench.gemspec), built with `gem build` once for the class: what each
-# contains, what it needs, and that the runtime alone runs `heddle`.
+# The repository's four gems (heddle.gemspec, heddle-check.gemspec,
+# heddle-bench.gemspec, heddle-redis.gemspec), built with `gem build` once for
+# the class: what each contains, what it needs, and that the runtime alone runs
+# `heddle`.
 class GemsTest < Minitest::Test
   ROOT = File.expand_path("../..", __dir__)
-  NAMES = %w[heddle heddle-check heddle-bench].freeze
+  NAMES = %w[heddle heddle-check heddle-bench heddle-redis].freeze
   # What the runtime gem must never ship: the add-ons' code, the probes, the
   # benchmark results and the add-ons' guides.
-  NOT_RUNTIME = %r{\A(lib/heddle/heddle/(bench|check|soak)(\.rb|/)|bench/|docs/results/|docs/(check|bench[^/]*)\.md\z)}
+  NOT_RUNTIME = %r{\A(lib/heddle/heddle/(bench|check|soak|workers/redis)(\.rb|/)|bench/|docs/results/|
+                     docs/(check|redis|bench[^/]*)\.md\z)}x
   # Child processes see neither Bundler nor this run's flags: like a user's
   # shell with only the unpacked gems. (RubyGems on 3.3 sets Bundler up again
   # in any child that inherits BUNDLER_SETUP.)
@@ -65,14 +67,14 @@ class GemsTest < Minitest::Test
   def test_the_runtime_gem_ships_no_checks_benchmarks_probes_or_results
     files = contents("heddle")
     assert_empty files.grep(NOT_RUNTIME)
-    %w[lib/heddle/heddle.rb exe/heddle lib/heddle/heddle/workers/redis.rb lib/heddle/heddle/kernel.rb
-       lib/heddle/heddle/concurrently.rb LICENSE CHANGELOG.md README.md].each do |file|
+    %w[lib/heddle/heddle.rb exe/heddle lib/heddle/heddle/handlers.rb lib/heddle/heddle/workers/backends.rb
+       lib/heddle/heddle/kernel.rb lib/heddle/heddle/concurrently.rb LICENSE CHANGELOG.md README.md].each do |file|
       assert_includes files, file
     end
     assert_equal ["heddle"], package("heddle").spec.executables
     assert_equal ["ext/heddle_native/extconf.rb"], package("heddle").spec.extensions
     assert_includes files, "ext/heddle_native/raw_io.c"
-    assert_empty package("heddle").spec.runtime_dependencies, "the runtime needs no gem (redis-client is loaded lazily)"
+    assert_empty package("heddle").spec.runtime_dependencies, "the runtime needs no gem"
   end
 
   def test_each_gem_ships_its_own_lib_root_as_its_one_require_path
@@ -82,11 +84,18 @@ class GemsTest < Minitest::Test
       # (raw: with an extension, RubyGems adds the folder of its build)
       assert_equal ["lib/#{name}"], package(name).spec.raw_require_paths
     end
-    %w[heddle-check heddle-bench].each { |name| assert_empty package(name).spec.executables }
+    %w[heddle-check heddle-bench heddle-redis].each { |name| assert_empty package(name).spec.executables }
     assert_includes contents("heddle-check"), "lib/heddle-check/heddle/check/shrinker.rb"
     assert_includes contents("heddle-bench"), "lib/heddle-bench/heddle/bench/suites/call_methods.rb"
     assert_includes contents("heddle-bench"), "lib/heddle-bench/heddle/bench/suites/support/redis_fleet.rb"
     assert_includes contents("heddle-bench"), "lib/heddle-bench/heddle/soak/loads/doors.rb"
+  end
+
+  def test_the_redis_gem_ships_the_backend_the_daemon_and_their_guide
+    %w[lib/heddle-redis/heddle/workers/redis.rb lib/heddle-redis/heddle/workers/redis/backend.rb
+       lib/heddle-redis/heddle/workers/redis/cli.rb docs/redis.md].each do |file|
+      assert_includes contents("heddle-redis"), file
+    end
   end
 
   def test_every_library_file_is_in_exactly_one_gem
@@ -96,11 +105,13 @@ class GemsTest < Minitest::Test
 
   def test_the_add_ons_need_the_heddle_of_their_release
     version = Heddle::VERSION
-    assert_equal([version] * 3, NAMES.map { |name| package(name).spec.version.to_s })
-    check, bench = %w[heddle-check heddle-bench].map { |name| package(name).spec.runtime_dependencies }
-    assert_equal([["heddle", "= #{version}"]], check.map { |d| [d.name, d.requirement.to_s] })
-    assert_equal [["heddle", "= #{version}"], ["heddle-check", "= #{version}"]],
-                 bench.map { |d| [d.name, d.requirement.to_s] }.sort
+    assert_equal([version] * 4, NAMES.map { |name| package(name).spec.version.to_s })
+    check, bench, redis = %w[heddle-check heddle-bench heddle-redis].map do |name|
+      package(name).spec.runtime_dependencies.map { |d| [d.name, d.requirement.to_s] }.sort
+    end
+    assert_equal([["heddle", "= #{version}"]], check)
+    assert_equal [["heddle", "= #{version}"], ["heddle-check", "= #{version}"]], bench
+    assert_equal [["heddle", "= #{version}"], ["redis-client", "~> 0.31"]], redis
   end
 
   def test_every_gem_links_its_home_source_and_changelog
@@ -128,7 +139,8 @@ class GemsTest < Minitest::Test
   # a file that needs an optional gem says which one to add.
   def test_each_gem_installed_alone_requires_every_file_it_ships
     { "heddle" => %w[heddle], "heddle-check" => %w[heddle heddle-check],
-      "heddle-bench" => %w[heddle heddle-check heddle-bench] }.each do |name, gems|
+      "heddle-bench" => %w[heddle heddle-check heddle-bench],
+      "heddle-redis" => %w[heddle heddle-redis] }.each do |name, gems|
       out, err, status = installed_ruby(gems, "-w", "-e", REQUIRE_EACH, *shipped_features(name))
       assert status.success?, "#{name}: #{err}"
       assert_empty err.lines.grep(/warning/), "#{name} printed warnings"
@@ -150,20 +162,24 @@ class GemsTest < Minitest::Test
   end
 
   def test_every_command_answers_help_with_the_runtime_alone_or_names_the_gem_to_add
-    %w[--help worker].each do |command|
-      out, err, status = installed_heddle(%w[heddle], *[command, "--help"].uniq)
-      assert status.success?, "heddle #{command} --help: #{err}"
-      assert_match(/Usage: heddle/, out)
-      assert_empty err
-    end
-    %w[bench soak].each do |command|
+    out, err, status = installed_heddle(%w[heddle], "--help")
+    assert status.success?, "heddle --help: #{err}"
+    assert_match(/Usage: heddle/, out)
+    assert_empty err
+    { "bench" => "heddle-bench", "soak" => "heddle-bench", "worker" => "heddle-redis" }.each do |command, gem|
       out, err, status = installed_heddle(%w[heddle], command, "--help")
       refute status.success?
       assert_empty out
       assert_equal 1, err.lines.size, err
-      assert_match(/`heddle #{command}` needs the heddle-bench gem: run `gem install heddle-bench`, /, err)
-      assert_match(/or add `gem "heddle-bench"`/, err)
+      assert_match(/`heddle #{command}` needs the #{gem} gem: run `gem install #{gem}`, /, err)
+      assert_match(/or add `gem "#{gem}"`/, err)
     end
+  end
+
+  def test_with_the_redis_gem_installed_worker_answers_help
+    out, err, status = installed_heddle(%w[heddle heddle-redis], "worker", "--help")
+    assert status.success?, "heddle worker --help: #{err}"
+    assert_match(/Usage: heddle worker/, out)
   end
 
   def test_with_the_bench_gem_installed_bench_and_soak_answer_help
@@ -184,7 +200,25 @@ class GemsTest < Minitest::Test
 
   def gem_home(gems) = self.class.installed(gems)
 
-  def installed_env(gems) = PLAIN_ENV.merge("GEM_HOME" => gem_home(gems), "GEM_PATH" => gem_home(gems))
+  def installed_env(gems)
+    PLAIN_ENV.merge("GEM_HOME" => gem_home(gems), "GEM_PATH" => [gem_home(gems), *dependency_dirs(gems)].join(":"))
+  end
+
+  # Where this run's bundle holds the gems outside this repository that the
+  # given heddle gems depend on, and theirs (heddle-redis: redis-client): the
+  # heddle gems stay installed alone, beside what a user's `gem install` brings.
+  def dependency_dirs(gems)
+    names = gems.flat_map { |name| package(name).spec.runtime_dependencies.map(&:name) } - NAMES
+    found = []
+    until names.empty?
+      name = names.shift
+      next if found.include?(name)
+
+      found << name
+      names.concat(Gem.loaded_specs.fetch(name).runtime_dependencies.map(&:name))
+    end
+    found.map { |name| Gem.loaded_specs.fetch(name).base_dir }.uniq
+  end
 
   def installed_ruby(gems, *args) = Open3.capture3(installed_env(gems), RbConfig.ruby, *args, chdir: self.class.built)
 

@@ -4,6 +4,7 @@ require "socket"
 require "tmpdir"
 require "fileutils"
 require "rbconfig"
+require "heddle/workers/redis"
 
 # Real redis-server and `heddle worker` processes for the Redis backend's
 # tests: a server on 127.0.0.1 on a free port with a temporary directory,

@@ -1,39 +1,37 @@
 # frozen_string_literal: true
 
+require_relative "handlers"
 require_relative "masks"
-
-require_relative "workers/error"
-require_relative "workers/options"
-require_relative "workers/pool_options"
-require_relative "workers/map_options"
-require_relative "workers/job"
-require_relative "workers/worker_loss"
-require_relative "workers/chunk"
 require_relative "workers/backend"
+require_relative "workers/backends"
+require_relative "workers/chunk"
+require_relative "workers/error"
+require_relative "workers/fibers/backend"
 require_relative "workers/gc_release"
 require_relative "workers/inline/backend"
-require_relative "workers/threads/backend"
-require_relative "workers/fibers/loop_loss"
-require_relative "workers/fibers/backend"
-require_relative "workers/wire"
-require_relative "workers/wire_reader"
+require_relative "workers/job"
+require_relative "workers/lane"
+require_relative "workers/map_options"
+require_relative "workers/options"
+require_relative "workers/pool"
+require_relative "workers/pool_options"
+require_relative "workers/processes/backend"
 require_relative "workers/processes/child"
 require_relative "workers/processes/codec"
-require_relative "workers/lane"
 require_relative "workers/processes/lane"
-require_relative "workers/processes/backend"
-require_relative "workers/ractors/isolation"
-require_relative "workers/ractors/experimental_note"
-require_relative "workers/ractors/worker"
-require_relative "workers/ractors/collector"
-require_relative "workers/ractors/reserve"
-require_relative "workers/ractors/doorbell"
-require_relative "workers/ractors/mailroom"
-require_relative "workers/ractors/handle"
-require_relative "workers/ractors/lane"
 require_relative "workers/ractors/backend"
-require_relative "workers/pool"
-require_relative "workers/redis" # Heddle.handler; the Redis backend itself loads on first use
+require_relative "workers/ractors/collector"
+require_relative "workers/ractors/doorbell"
+require_relative "workers/ractors/experimental_note"
+require_relative "workers/ractors/handle"
+require_relative "workers/ractors/isolation"
+require_relative "workers/ractors/lane"
+require_relative "workers/ractors/mailroom"
+require_relative "workers/ractors/reserve"
+require_relative "workers/ractors/worker"
+require_relative "workers/threads/backend"
+require_relative "workers/wire"
+require_relative "workers/wire_reader"
 
 # Workers: one interface over inline, fiber, thread, process and ractor
 # backends. See docs/workers.md.
@@ -41,9 +39,6 @@ module Heddle
   # The machinery behind {Heddle::Pool} and {Heddle.map}: backends, jobs, chunks
   # and the errors they raise.
   module Workers
-    # The worker kinds, by the keyword that picks them.
-    KINDS = %i[inline fiber thread process ractor redis].freeze
-
     # A thread of heddle's workers, taking interrupts whatever its maker's
     # Thread.handle_interrupt masks (a new thread inherits them, and a pool
     # starts with interrupts held back): Thread#kill, a pool's shutdown and
@@ -167,7 +162,7 @@ module Heddle
     # @example
     #   Heddle.map([1, 2, 3], worker: :process, size: 2) { |n| n * n } # => [1, 4, 9]
     def map(items, worker: :thread, size: nil, item_timeout: nil, **map_options, &block)
-      Workers::Options.block!(block, "Heddle.map(items)") unless worker == :redis
+      Workers::Options.block!(block, "Heddle.map(items)") unless Workers::Backends.remote?(worker)
       Workers.map!(items, worker: worker, size: size, item_timeout: item_timeout, **map_options, &block)
     end
 

@@ -92,8 +92,8 @@ class BenchPresentationTest < Minitest::Test
     shipped = JSON.parse(output.lines.last)
 
     assert_empty shipped["errors"]
-    # Without redis-client heddle's Redis rows are skipped (one line names the gem), not FAILED.
-    assert_equal [["redis-client"]] * 4, shipped["redis"]
+    # Without heddle-redis heddle's Redis rows are skipped (one line names the gem), not FAILED.
+    assert_equal [["heddle/workers/redis", "redis-client"]] * 4, shipped["redis"]
     assert_equal [["1,000 tiny items", "1,000 trivial items: plain map"],
                   ["100 CPU-heavy items", "100 CPU-heavy items: plain map"]], shipped["columns"]
     %w[map messages checks].each { |name| assert_operator shipped["suites"].fetch(name)[1], :>, 0, name }

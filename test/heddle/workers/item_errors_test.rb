@@ -2,7 +2,7 @@
 
 require "test_helper"
 
-# A block's error names its item (issue 27): e.item and e.index, a report
+# A block's error names its item: e.item and e.index, a report
 # that starts "item 3 (\"bad\"): " where Ruby reports errors with
 # detailed_message, the block's own message unchanged, and the caller's map
 # line in the backtrace on every in-process backend.

@@ -15,13 +15,17 @@ module Heddle
       # Each gem's version constant and the file, under its lib/, that defines it.
       VERSION_FILES = { "Heddle::VERSION" => "heddle/version.rb", "Heddle::Check::VERSION" => "heddle/check/version.rb",
                         "Heddle::Bench::VERSION" => "heddle/bench/version.rb" }.freeze
+      # A gem the bench uses where it is installed (heddle-redis: the distributed suites' workers), by a
+      # feature it ships.
+      OPTIONAL_FEATURES = %w[heddle/workers/redis].freeze
 
       class << self
-        # @return [Array<String>] the lib roots of heddle, heddle-check and heddle-bench
+        # @return [Array<String>] the lib roots of heddle, heddle-check and heddle-bench, and of heddle-redis
+        #   where it is installed
         # @example
         #   Heddle::Bench::GemPaths.lib_dirs # => ["/src/heddle/lib/heddle", "/src/heddle/lib/heddle-check", ...]
         def lib_dirs
-          @lib_dirs ||= VERSION_FILES.map { |constant, file| lib_dir(constant, file) }.uniq.freeze
+          @lib_dirs ||= (VERSION_FILES.map { |constant, file| lib_dir(constant, file) } + optional_dirs).uniq.freeze
         end
 
         # @return [Array<String>] `-I DIR` flags for a child ruby, one pair per lib root
@@ -37,6 +41,12 @@ module Heddle
         end
 
         private
+
+        def optional_dirs
+          OPTIONAL_FEATURES.filter_map do |feature|
+            $LOAD_PATH.resolve_feature_path(feature)&.last&.delete_suffix("/#{feature}.rb")
+          end
+        end
 
         def lib_dir(constant, file)
           Object.const_source_location(constant).first.delete_suffix("/#{file}")

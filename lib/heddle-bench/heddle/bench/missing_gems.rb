@@ -3,12 +3,12 @@
 module Heddle
   module Bench
     # The rows a run skipped because a gem was not installed (a peer such as
-    # Parallel, or redis-client for heddle's Redis rows), told in one line per
+    # Parallel, or heddle-redis for heddle's Redis rows), told in one line per
     # run rather than one per row: which gems, how many rows each, and the
     # command that adds them. heddle's own rows ran and keep their answers.
     class MissingGems
-      # Gems whose files a row requires under another name.
-      FEATURE_GEMS = { "concurrent" => "concurrent-ruby" }.freeze
+      # Gems whose files a row requires under another name (by the file, or its first folder).
+      FEATURE_GEMS = { "concurrent" => "concurrent-ruby", "heddle/workers/redis" => "heddle-redis" }.freeze
       # The reason a row was skipped for a missing file.
       MISSING = %r{cannot load such file -- ([\w\-/]+)}
 
@@ -46,7 +46,7 @@ module Heddle
 
       def gem_of(reason)
         file = reason.to_s[MISSING, 1]
-        file && FEATURE_GEMS.fetch(file.split("/").first, file.split("/").first)
+        file && (FEATURE_GEMS[file] || FEATURE_GEMS.fetch(file.split("/").first, file.split("/").first))
       end
     end
   end

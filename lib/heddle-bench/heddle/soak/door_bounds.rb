@@ -71,7 +71,7 @@ module Heddle
 
       # @return [Boolean] whether Heddle.map must accept +size+
       def valid_size?(worker, size)
-        size.nil? || (size.is_a?(Integer) && size.between?(1, Workers::Options::MAX_SIZE.fetch(worker, Workers::Options::MAX_SIZE_OTHER)))
+        size.nil? || (size.is_a?(Integer) && size.between?(1, Workers::Backends.max_size(worker)))
       end
 
       # Built, a generator draws values within its bounds; refused, it raised

@@ -23,7 +23,7 @@ module Heddle
         def register(name, property)
           raise TypeError, "expected a Heddle::Check::Property, got #{property.inspect}" unless property.is_a?(Property)
 
-          key = Workers::Redis::Handlers.validate_name!(name)
+          key = Handlers.validate_name!(name)
           Heddle.handler(handler_name(key), Handler.plain(Handler.build(property.predicate, property.mode),
                                                           property.mode))
           @lock.synchronize { @properties[key] = property }

@@ -10,8 +10,6 @@ module Heddle
     # #enqueue and stop in #stop; one that does not take chunks (Redis)
     # hands a whole job on in #dispatch instead.
     class Backend
-      include WorkerLoss
-
       # Raised into a running item by the machinery to stop the whole map
       # (an inline map's timeout): an Exception, not a StandardError, so
       # that a block's `rescue => e` lets it pass, and re-raised by the
@@ -147,7 +145,7 @@ module Heddle
       # Runs a chunk's items in this thread or fiber. A chunk of consecutive
       # items without an item timeout takes the fast path, {#run_span}. A
       # worker that ends under an item reports it from the ensure
-      # ({WorkerLoss}): position is left set only then.
+      # (#lost): position is left set only then.
       def run_chunk(chunk)
         job = chunk.job
         return run_span_by_span(job, chunk.from, chunk.to) unless chunk.list || @item_timeout
@@ -178,7 +176,7 @@ module Heddle
       # cancelled map's results stay what they were, and completed results
       # are visible to a map timeout as they come.
       # Only a worker ending under an item (Thread.exit) leaves `reported`
-      # false for the ensure ({WorkerLoss}).
+      # false for the ensure (#lost).
       # @return [Integer] the index of the item that raised, or where it stopped
       def run_span(job, index, to)
         start = index
@@ -253,6 +251,60 @@ module Heddle
 
       def cancel_chunk(chunk, why)
         chunk.job.cancel(CancelledError.new("#{why}; #{chunk.size} queued items did not run"))
+      end
+
+      # What an in-process backend does when a worker ends under an item:
+      # the block called `Thread.exit`, or the worker's thread was killed
+      # (`shutdown(kill: true)`, a `Thread#kill` from outside). Ruby runs the
+      # item's ensure blocks but no rescue, so without this the item would
+      # never be reported and its map (or promise) would wait for ever.
+      #
+      # The item fails (WorkerDiedError, or CancelledError once the pool is
+      # shut down), the rest of its chunk goes back to the queue for the other
+      # workers, and the backend replaces the worker (see Threads::Backend,
+      # Fibers::Backend).
+      #
+      # @param job [Job]
+      # @param index [Integer] the item that was running
+      # @param rest [Chunk, nil] the chunk's items after it
+      # @return [void]
+      def lost(job, index, rest)
+        job.fail(index, lost_error(job, index))
+        requeue(rest) if rest&.size&.positive? && !job.finished?
+      end
+
+      def lost_error(job, index)
+        item = job.items[index]
+        what = "item #{Error.describe(item)} (index #{index})"
+        if @shutdown
+          CancelledError.new("the pool was shut down while running #{what}", item: item, index: index)
+        elsif @unwinding
+          WorkerDiedError.new("#{what} was running when #{lost_worker} ended (Thread.exit in another item, or the " \
+                              "thread was killed); #{replacement}", item: item, index: index)
+        else
+          WorkerDiedError.new("#{what} ended #{lost_worker} (Thread.exit in the block, or the thread was killed); " \
+                              "#{replacement}", item: item, index: index)
+        end
+      end
+
+      # The error an item's rescue reports: the block's own, or, while the
+      # backend unwinds a worker its thread left behind (Fibers::Backend#unwind), the loss.
+      def item_error(job, index, error)
+        return lost_error(job, index) if @unwinding
+
+        name_item(error, index, job.items[index])
+      end
+
+      # What ended, for the error message.
+      def lost_worker = "its worker thread"
+
+      # What the pool does about it, for the error message.
+      def replacement = "the pool started a new one"
+
+      def requeue(chunk)
+        @queue << chunk
+      rescue ClosedQueueError
+        cancel_chunk(chunk, "the pool was shut down")
       end
     end
   end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../error"
+
 module Heddle
   module Workers
     # The base of every error the worker machinery raises on its own account

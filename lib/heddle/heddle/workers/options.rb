@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "backends"
+
 module Heddle
   module Workers
     # The checks every workers entry point ({Heddle.map}, {Heddle.each},
@@ -8,35 +10,27 @@ module Heddle
     # (a value out of range) or TypeError (a value of the wrong kind) naming
     # the parameter and the value, and leaves everything as it was.
     module Options
-      # The most workers a pool of each kind may have: more is a request the
-      # machine cannot honour (a fiber's stack takes two kernel mappings, and
-      # vm.max_map_count is 65,530 by default; a thread or a process costs
-      # more), refused at the door rather than found out after minutes of
-      # starting them (size: 10**8 fibers hung).
-      MAX_SIZE = { fiber: EventLoop::MAX_LIVE_FIBERS, thread: 10_000, process: 1_024, ractor: 1_024 }.freeze
-      # Any other kind (inline, redis)
-      MAX_SIZE_OTHER = 10_000
-
       module_function
 
       # @param worker [Object]
       # @return [Symbol] worker
-      # @raise [ArgumentError] unless one of {Workers::KINDS}
+      # @raise [ArgumentError] unless one of {Backends::NAMES}
       def worker!(worker)
-        return worker if KINDS.include?(worker)
+        return worker if Backends.include?(worker)
 
-        raise ArgumentError, "unknown worker #{describe(worker)}; use one of #{KINDS.map(&:inspect).join(', ')}"
+        raise ArgumentError, "unknown worker #{describe(worker)}; " \
+                             "use one of #{Backends::NAMES.map(&:inspect).join(', ')}"
       end
 
       # @param size [Object]
-      # @param worker [Symbol] the kind, whose {MAX_SIZE} bounds size
+      # @param worker [Symbol] the kind, whose max_size ({Backends::LIST}) bounds size
       # @return [Integer, nil] size
-      # @raise [ArgumentError] unless nil or a positive Integer at most the kind's {MAX_SIZE}
+      # @raise [ArgumentError] unless nil or a positive Integer at most the kind's max_size
       def size!(size, worker = nil)
         unless nil.equal?(size) || (Integer === size && size.positive?) # rubocop:disable Style/CaseEquality -- a BasicObject has no is_a?
           raise ArgumentError, "size must be a positive Integer (or nil for the default), got #{describe(size)}"
         end
-        return size if nil.equal?(size) || size <= (max = MAX_SIZE.fetch(worker, MAX_SIZE_OTHER))
+        return size if nil.equal?(size) || size <= (max = Backends.max_size(worker))
 
         raise ArgumentError, "size: #{size} is more #{worker || 'worker'} workers than a pool may have (at most " \
                              "#{max}); a map never starts more workers than it has items"

@@ -2,8 +2,6 @@
 
 require_relative "../masks"
 
-require "etc"
-
 module Heddle
   # A persistent set of workers running one block (the handler) on items.
   # Processes fork and ractors start once, in {#initialize}, and serve every
@@ -15,12 +13,6 @@ module Heddle
   #   pool.submit(4).value!        # => 16
   #   pool.shutdown
   class Pool
-    # Worker kinds and the backend class that implements each.
-    BACKENDS = {
-      inline: "Inline::Backend", fiber: "Fibers::Backend", thread: "Threads::Backend",
-      process: "Processes::Backend", ractor: "Ractors::Backend"
-    }.freeze
-
     # @return [Symbol] the worker kind
     attr_reader :worker
 
@@ -30,14 +22,14 @@ module Heddle
     # @param lazy [Boolean] (:process only) fork each worker when work first
     #   waits for it instead of all at start: short-lived pools fork once
     # @param remote [Hash] (:redis only) `handler:` (a name given to {Heddle.handler}), `url:` and the
-    #   options of {Workers::Redis::Backend#initialize}; no block (see docs/redis.md)
+    #   options of Workers::Redis::Backend#initialize (the heddle-redis gem); no block (see docs/redis.md)
     # @yieldparam item [Object] one item
     # @yieldreturn [Object] its result
     # @raise [ArgumentError] on an unknown worker, a bad size or item_timeout,
     #   no block, or `lazy: true` for a worker other than :process
     # @raise [TypeError] on an item_timeout that is not a number, a lazy that is not true or false
     # @raise [Heddle::Workers::NotShareableError] (ractor) when the block cannot run in a ractor
-    # @raise [LoadError] (:redis) when the redis-client gem is not in the bundle
+    # @raise [LoadError] (:redis) when the heddle-redis gem (or its redis-client) is not installed
     def initialize(worker: :thread, size: nil, item_timeout: nil, lazy: false, **remote, &handler)
       keywords = { item_timeout: item_timeout, lazy: lazy, remote: remote }
       start(Workers::PoolOptions.check!(worker, size, handler, **keywords), handler)
@@ -140,15 +132,9 @@ module Heddle
     class << self
       # @param worker [Symbol]
       # @return [Integer, nil] cores for process and ractor, 8 threads, 64 fibers, 1 inline;
-      #   nil for redis (the workers' own concurrency decides)
+      #   nil for redis (the workers' own concurrency decides); see {Workers::Backends::LIST}
       def default_size(worker)
-        case worker
-        when :process, :ractor then Etc.nprocessors
-        when :thread then 8
-        when :fiber then 64
-        when :redis then nil
-        else 1
-        end
+        Workers::Backends.include?(worker) ? Workers::Backends.fetch(worker).default : 1
       end
 
       # @api private
@@ -166,21 +152,20 @@ module Heddle
       end
 
       # @api private
-      # The backend of a worker kind. Redis is loaded on first use: it needs
-      # the optional redis-client gem.
+      # The backend of a worker kind ({Workers::Backends}). A remote one
+      # takes no block: its options name what its workers run.
       # @param options [Workers::PoolOptions]
       # @param handler [Proc, nil] the pool's block
       # @return [Workers::Backend]
       def backend(options, handler)
-        worker = options.worker
-        if worker == :redis
-          return Workers::Redis::Backend.new(size: options.size, item_timeout: options.item_timeout,
-                                             **options.backend_options)
+        entry = Workers::Backends.fetch(options.worker)
+        if entry.remote?
+          return entry.backend_class.new(size: options.size, item_timeout: options.item_timeout,
+                                         **options.backend_options)
         end
 
-        Workers.const_get(BACKENDS.fetch(worker))
-               .new(size: options.size || Pool.default_size(worker), handler: handler,
-                    item_timeout: options.item_timeout, **options.backend_options)
+        entry.backend_class.new(size: options.size || entry.default, handler: handler,
+                                item_timeout: options.item_timeout, **options.backend_options)
       end
 
       # @api private

@@ -1,12 +1,15 @@
 # frozen_string_literal: true
 
+require_relative "backends"
+require_relative "options"
+
 module Heddle
   module Workers
     # Pool.new's arguments once checked: {.check!} is the only way to make
     # one, so whoever holds one ({Heddle::Pool.checked}, {Heddle.map}) builds
     # on it without checking again (each argument is checked once per call).
     class PoolOptions
-      # @return [Symbol] the worker kind, one of {Workers::KINDS}
+      # @return [Symbol] the worker kind, one of {Backends::NAMES}
       attr_reader :worker
       # @return [Integer, nil] workers; nil for the kind's default
       attr_reader :size
@@ -14,7 +17,7 @@ module Heddle
       attr_reader :item_timeout
       # @return [Boolean] (:process) fork each worker when first needed
       attr_reader :lazy
-      # @return [Hash] (:redis) the Redis backend's options
+      # @return [Hash] (a remote backend, :redis) the backend's options
       attr_reader :remote
 
       class << self
@@ -24,7 +27,7 @@ module Heddle
         # @param handler [Proc, nil] the pool's block
         # @param item_timeout [Object]
         # @param lazy [Object]
-        # @param remote [Hash] the keywords left over (worker: :redis's options)
+        # @param remote [Hash] the keywords left over (a remote backend's options: worker: :redis's)
         # @param block_checked [Boolean] the caller has already asked for a block (Heddle.map)
         # @return [PoolOptions]
         # @raise [ArgumentError, TypeError] naming the bad argument
@@ -32,12 +35,13 @@ module Heddle
           Options.worker!(worker)
           Options.size!(size, worker)
           item_timeout = Options.seconds!(:item_timeout, item_timeout)
-          if Options.boolean!(:lazy, lazy) && worker != :process
-            raise ArgumentError, "lazy: true is for worker: :process only (got worker: #{worker.inspect})"
+          backend = Backends.fetch(worker)
+          if Options.boolean!(:lazy, lazy) && !backend.takes?(:lazy)
+            raise ArgumentError, "lazy: true is for worker: #{names_taking(:lazy)} only (got worker: #{worker.inspect})"
           end
 
-          if worker == :redis
-            Redis::Backend.validate!(handler, remote)
+          if backend.remote?
+            backend.backend_class.validate!(handler, remote)
           else
             check_local!(worker, handler, remote, block_checked)
           end
@@ -46,15 +50,19 @@ module Heddle
 
         private
 
-        # A local worker takes a block and none of the Redis backend's options.
+        # A local worker takes a block and none of a remote backend's options.
         def check_local!(worker, handler, remote, block_checked)
           unless remote.empty?
             names = remote.keys.map { |k| "#{k}:" }.join(", ")
-            raise ArgumentError, "unknown keyword#{'s' if remote.size > 1}: #{names} (options of worker: :redis only)"
+            raise ArgumentError, "unknown keyword#{'s' if remote.size > 1}: #{names} " \
+                                 "(options of worker: #{names_taking(:remote)} only)"
           end
 
           Options.block!(handler, "Heddle::Pool.new(worker: #{worker.inspect})") unless block_checked
         end
+
+        # The backends that take a keyword, as messages name them (":process").
+        def names_taking(keyword) = Backends.taking(keyword).map(&:inspect).join(", ")
       end
 
       private_class_method :new
@@ -79,9 +87,9 @@ module Heddle
       # @param count [Integer]
       # @return [PoolOptions] self, or a copy with the size filled in
       def sized_for(count)
-        return self if @worker == :redis # its size is the remote workers' concurrency, not a pool's
+        return self if Backends.remote?(@worker) # its size is the remote workers' concurrency, not a pool's
 
-        size = @size || Heddle::Pool.default_size(@worker)
+        size = @size || Backends.fetch(@worker).default
         size = [size, count].min.clamp(1, nil)
         return self if size == @size
 
@@ -89,18 +97,17 @@ module Heddle
       end
 
       # The options of a one-off pool for a map bounded by +seconds+
-      # ({Heddle.map}'s timeout:): a Redis pool gives up connecting by then
-      # (Heddle.map(timeout: 2) on a silent port ended after 10 s, the
-      # reconnect_timeout, each attempt waiting the client's 5 s).
+      # ({Heddle.map}'s timeout:): a remote pool gives up connecting by then
+      # (its backend class's `.within`: Redis::Backend.within).
       # @param seconds [Numeric, nil]
-      # @return [PoolOptions] self, or a copy with a shorter reconnect_timeout
+      # @return [PoolOptions] self, or a copy with the remote options bounded
       def within(seconds)
-        return self unless seconds && @worker == :redis
+        return self unless seconds && Backends.remote?(@worker)
 
-        limit = @remote.fetch(:reconnect_timeout, Redis::Backend::DEFAULTS[:reconnect_timeout])
-        return self if limit <= seconds
+        remote = Backends.fetch(@worker).backend_class.within(@remote, seconds)
+        return self if remote.equal?(@remote)
 
-        self.class.send(:new, @worker, @size, @item_timeout, @lazy, @remote.merge(reconnect_timeout: seconds))
+        self.class.send(:new, @worker, @size, @item_timeout, @lazy, remote)
       end
 
       # @return [Hash] the keywords the backend takes besides size, handler and item_timeout

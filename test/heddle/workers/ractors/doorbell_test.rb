@@ -5,7 +5,7 @@ require "test_helper"
 # Worker ractors post to the main ractor with a send and a doorbell byte, and
 # its one reader (Mailroom) drains messages only after a ring and routes them
 # to their receivers (the pools' collector, a ractor check's driver), so that
-# no thread sleeps in Ractor.receive (issue 30's 3.3 deadlock) or filters in
+# no thread sleeps in Ractor.receive (the 3.3 deadlock) or filters in
 # Ractor.receive_if (3.1.2 spun there holding the GVL while a pool and a
 # check ran in one process). A message that rang nothing must not leave a
 # later message of its receiver untaken: before, each byte took one message,

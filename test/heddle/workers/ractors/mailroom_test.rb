@@ -2,7 +2,7 @@
 
 require "test_helper"
 
-# The main ractor's one reader of its inbox (issue 30): it routes what worker
+# The main ractor's one reader of its inbox: it routes what worker
 # ractors post to the receiver they name, keeps a receiver's mail until it
 # opens, drops what heddle did not post, and runs only while a receiver is
 # open. In a fresh `ruby`, killed if it hangs.

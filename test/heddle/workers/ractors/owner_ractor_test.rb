@@ -6,7 +6,7 @@ require "test_helper"
 # finalizer that shuts a ractor pool down (or maps) from a worker ractor would
 # stop its lanes and send to its ractors from outside the pool's ractor, which
 # corrupted 3.1.2's heap and deadlocked 3.3.8's VM when heddle's own finalizer
-# did it (issue 30). The pool refuses such a call with an error saying why,
+# did it. The pool refuses such a call with an error saying why,
 # and keeps working for its own ractor. In a fresh `ruby`, killed if it hangs.
 class RactorOwnerTest < Minitest::Test
   include FreshRuby

@@ -2,7 +2,7 @@
 
 require "test_helper"
 
-# Ractor pools ended while other ractor pools work (issue 30): dropped and
+# Ractor pools ended while other ractor pools work: dropped and
 # collected, or shut down from another thread, round after round. On Ruby
 # 3.3.8 --yjit, ractors ending so deadlocked the whole VM in most runs of 300
 # rounds (bench/scripts/workers/ractor_teardown_stress.rb); their ractors
@@ -74,7 +74,7 @@ class RactorTeardownTest < Minitest::Test
   end
 
   # Stops sent to worker ractors mid-chunk, from the thread that kills the pool
-  # (issue 30: a stop is sent to a worker's doorbell, not to a thread sleeping
+  # (a stop is sent to a worker's doorbell, not to a thread sleeping
   # in Ractor.receive): every map is right or cancelled, and the killed pools'
   # ractors all went back to the reserve.
   def test_pools_killed_while_another_thread_maps_end_no_ractor

@@ -3,7 +3,7 @@
 require "test_helper"
 require "socket"
 
-# Issue 28: Heddle.map(worker: :redis, timeout: 2) on a port that accepts and
+# Heddle.map(worker: :redis, timeout: 2) on a port that accepts and
 # never answers ended after 10 s (reconnect_timeout, each attempt waiting the
 # client's 5 s): the one-off pool's connecting now gives up within the map's
 # timeout:, which its error names. No redis-server needed.

@@ -26,6 +26,8 @@ Heddle::Bench.suite(:distributed) do |s|
   sidekiq = Heddle::Bench::SidekiqPeer
   map = -> { Heddle::Bench::MapSuite } # map.rb loads after this file
   visibility = 1
+  # heddle's Redis rows need the heddle-redis gem and its redis-client: without them they are skipped, not failed.
+  redis_rows = ["heddle/workers/redis", "redis-client"]
   counts = ->(ctx) { ctx.quick? ? { trivial: 1_000, heavy: 20 } : { trivial: 10_000, heavy: 200 } }
   expected = ->(job, items) { items.map { |i| job == :trivial ? map.call.trivial(i) : map.call.heavy(i) } }
   checked = ->(state, results) { { items: results.size, failures: results == state[:expected] ? 0 : 1 } }
@@ -42,10 +44,9 @@ Heddle::Bench.suite(:distributed) do |s|
     fleet.stop(state[:pids] || [])
   end
 
-  # heddle's Redis rows need the redis-client gem (optional for heddle): without it they are skipped, not failed.
   s.row "10,000 trivial items: heddle redis, 2 workers", library: "heddle", compare: "trivial",
                                                          params: { job: :trivial, workers: 2 }, estimate: 0.3,
-                                                         requires: ["redis-client"] do |r|
+                                                         requires: redis_rows do |r|
     r.code "# setup: heddle worker --redis URL --require handlers.rb  (x2)\n" \
            "pool = Heddle::Pool.new(worker: :redis, handler: :\"bench.trivial\", url: URL)\npool.map(items)"
     r.setup { |ctx| prepare.call(:trivial, ctx, 2) }
@@ -76,7 +77,7 @@ Heddle::Bench.suite(:distributed) do |s|
                                                                                        params: { job: :heavy,
                                                                                                  workers: workers },
                                                                                        estimate: 1.8 / workers,
-                                                                                       requires: ["redis-client"] do |r|
+                                                                                       requires: redis_rows do |r|
       r.code "# setup: heddle worker --redis URL --require handlers.rb  (x#{workers})\n" \
              "pool = Heddle::Pool.new(worker: :redis, handler: :\"bench.heavy\", url: URL)\npool.map(items)"
       r.setup { |ctx| prepare.call(:heavy, ctx, workers) }
@@ -104,7 +105,7 @@ Heddle::Bench.suite(:distributed) do |s|
                                                                                 params: { job: :heavy, workers: 2,
                                                                                           killed: true },
                                                                                 estimate: 2.5,
-                                                                                requires: ["redis-client"] do |r|
+                                                                                requires: redis_rows do |r|
     r.code "# setup: 2 workers; one undisturbed map, timed: t\n" \
            "Thread.new { sleep t / 2; Process.kill(\"KILL\", worker_pid) }\npool.map(items)  # visibility_timeout: 1"
     r.setup do |ctx|

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../backend"
+
 module Heddle
   module Workers
     module Inline

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../backend"
 require_relative "reaper"
 
 module Heddle

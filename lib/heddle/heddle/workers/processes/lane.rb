@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../masks"
+require_relative "../lane"
 
 require "io/wait"
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../masks"
+require_relative "../backend"
 
 module Heddle
   module Workers

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../lane"
 require_relative "inbox"
 
 module Heddle

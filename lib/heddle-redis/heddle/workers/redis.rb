@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "redis/handlers"
+require "heddle"
 
 module Heddle
   module Workers
@@ -10,11 +10,14 @@ module Heddle
     # consumer group, reclaiming after a visibility timeout, results keyed by
     # item index where the first wins).
     #
-    # Loading this file costs nothing and needs no gem: it defines
-    # {Heddle.handler}, which the files shared by callers and workers call. The
-    # parts that talk to Redis load on first use and need the redis-client
-    # gem ({Client.load_gem}).
+    # Loading this file costs little: the parts that talk to Redis load on
+    # first use and need the redis-client gem ({Client.load_gem}).
     module Redis
+      # The handler registry lives in the runtime ({Heddle::Handlers}: checks
+      # name handlers without this gem); the Redis backend's files, and its
+      # users, know it by this name too.
+      Handlers = Heddle::Handlers
+
       autoload :Backend, File.expand_path("redis/backend", __dir__)
       autoload :CLI, File.expand_path("redis/cli", __dir__)
       autoload :Client, File.expand_path("redis/client", __dir__)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/workers/error"
+
 module Heddle
   module Workers
     module Redis

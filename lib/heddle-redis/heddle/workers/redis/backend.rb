@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "heddle/workers/backend"
 require "securerandom"
 require_relative "client"
 Heddle::Workers::Redis::Client.load_gem
@@ -72,6 +73,20 @@ module Heddle
           Client.validate_url!(options[:url])
           DEFAULTS.each_key { |key| validate_seconds!(key, options.fetch(key, DEFAULTS[key])) }
           Config.new(url: options[:url], **options.slice(*Config::OPTIONS))
+        end
+
+        # The options of a pool for a map bounded by +seconds+ (Heddle.map's
+        # timeout:): it gives up connecting by then (Heddle.map(timeout: 2) on
+        # a silent port ended after 10 s, the reconnect_timeout, each attempt
+        # waiting the client's 5 s).
+        # @param options [Hash] checked by {.validate!}
+        # @param seconds [Numeric]
+        # @return [Hash] options, or a copy with a shorter reconnect_timeout
+        def self.within(options, seconds)
+          limit = options.fetch(:reconnect_timeout, DEFAULTS[:reconnect_timeout])
+          return options if limit <= seconds
+
+          options.merge(reconnect_timeout: seconds)
         end
 
         # @api private

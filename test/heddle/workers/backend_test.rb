@@ -6,8 +6,9 @@ require "timeout"
 # A worker that ends under an item (the block calls Thread.exit, or the
 # worker's thread is killed) fails that item with a clear error instead of
 # leaving its map or promise waiting for ever; the pool replaces the
-# worker (WorkerLoss, Fibers::LoopLoss).
-class WorkerLossTest < Minitest::Test
+# worker (Workers::Backend#lost; a fiber pool's lost thread:
+# Fibers::Backend#loop_lost).
+class WorkersBackendTest < Minitest::Test
   include WorkerCounts
 
   def with_pool(worker, handler, size: 2)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "script"
+
 module Heddle
   module Workers
     module Redis

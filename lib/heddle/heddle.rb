@@ -1,17 +1,18 @@
 # frozen_string_literal: true
 
-require_relative "heddle/version"
-require_relative "heddle/error"
-require_relative "heddle/protocol"
-require_relative "heddle/seconds"
-
-require_relative "heddle/loop"
-require_relative "heddle/procs"
-require_relative "heddle/scheduler"
-require_relative "heddle/promises"
-require_relative "heddle/workers"
 require_relative "heddle/diagnostics"
+require_relative "heddle/error"
+require_relative "heddle/handlers"
+require_relative "heddle/loop"
+require_relative "heddle/masks"
+require_relative "heddle/procs"
+require_relative "heddle/promises"
+require_relative "heddle/protocol"
+require_relative "heddle/scheduler"
+require_relative "heddle/seconds"
 require_relative "heddle/sync"
+require_relative "heddle/version"
+require_relative "heddle/workers"
 
 # heddle: concurrency for Ruby that is fast, correct and honest about its numbers.
 #
@@ -23,5 +24,14 @@ require_relative "heddle/sync"
 # - "heddle/concurrently" a drop-in ::Concurrently compatibility layer
 # - "heddle/check"        property-based checks
 # - "heddle/bench"        the benchmark harness behind `heddle bench`
+#   (gem heddle-bench; "heddle/check" is gem heddle-check)
+# - "heddle/workers/redis" the Redis backend and `heddle worker` (gem heddle-redis)
+#
+# Heddle's module functions live with the part they front, each file a
+# <tt>class << self</tt> of its own: Heddle.wait, .concurrently, .await_* in
+# heddle/procs/api.rb; .run in heddle/scheduler/run.rb; .with_timeout in
+# heddle/scheduler/with_timeout.rb; .map, .each, .each_with_index in
+# heddle/workers.rb; .handler in heddle/handlers.rb; .logger in
+# heddle/diagnostics/logger.rb; .dump in heddle/diagnostics/dump.rb.
 module Heddle
 end

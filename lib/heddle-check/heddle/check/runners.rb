@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
 require_relative "runners/chunking"
-require_relative "runners/window"
+require_relative "runners/fork_per_batch"
 require_relative "runners/inline"
 require_relative "runners/pool"
 require_relative "runners/ractors"
-require_relative "runners/fork_per_batch"
 require_relative "runners/redis"
+require_relative "runners/window"
 
 module Heddle
   module Check

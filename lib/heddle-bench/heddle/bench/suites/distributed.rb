@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../../bench"
 require_relative "support/redis_fleet"
 require_relative "support/sidekiq_peer"
 

@@ -75,12 +75,6 @@ module Heddle
 
         private
 
-        # Chunks for @size workers: Runners::Redis, which builds a remote pool
-        # instead of calling #initialize, sets @size and calls this.
-        def start_chunking
-          @chunking = Chunking.new(@size)
-        end
-
         # Sends chunks of the cases from index sent on until the window is full.
         # @return [Integer] how many cases have been sent
         def fill(window, cases, sent, generation)

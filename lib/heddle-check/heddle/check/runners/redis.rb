@@ -1,5 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "chunking"
+require_relative "pool"
+require_relative "../registry"
+
 module Heddle
   module Check
     module Runners
@@ -24,8 +28,7 @@ module Heddle
 
           @pool = Plain.new(Heddle::Pool.new(worker: :redis, handler: Registry.handler_name(name), url: url),
                             property.mode)
-          @size = [size, @pool.size].max
-          start_chunking
+          @chunking = Chunking.new([size, @pool.size].max)
         end
 
         # The Redis pool, its chunks' failures made exceptions again (the

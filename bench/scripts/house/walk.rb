@@ -36,8 +36,10 @@ require "heddle"
 class HouseWalk
   # The Redis backend and `heddle worker` (Heddle::Workers::Redis::CLI): the files a heddle-redis
   # gem would take from lib/heddle.
-  REDIS_GLOBS = %w[lib/heddle/heddle/workers/redis.rb lib/heddle/heddle/workers/redis/**/*.rb].freeze
-  GEMS = %w[heddle heddle-check heddle-bench].freeze
+  # After the redesign they are the heddle-redis gem (lib/heddle-redis), counted as a gem of its own.
+  REDIS_GLOBS = %w[lib/heddle/heddle/workers/redis.rb lib/heddle/heddle/workers/redis/**/*.rb
+                   lib/heddle-redis/**/*.rb].freeze
+  GEMS = %w[heddle heddle-check heddle-bench heddle-redis].select { |gem| File.directory?(File.join(__dir__, "../../../lib", gem)) }.freeze
   RUNS = 5
   PARENT = Process.pid
   COUNTS = %i[calls c_calls files heddle_files switches].freeze
@@ -76,7 +78,7 @@ class HouseWalk
     redis = files(REDIS_GLOBS)
     rows = GEMS.to_h { |gem| [gem, count(gem, files("lib/#{gem}/**/*.rb"))] }
     rows.merge("heddle without redis" => count("heddle", files("lib/heddle/**/*.rb") - redis),
-               "redis part" => count("heddle", redis))
+               "redis part" => count(redis.first.to_s[%r{\Alib/([^/]+)/}, 1] || "heddle", redis))
   end
 
   def print_table(report)

@@ -6,7 +6,7 @@ require_relative "version"
 
 module Heddle
   module Bench
-    # Where the files of heddle's three gems are: each gem's code is one lib
+    # Where the files of heddle's gems are: each gem's code is one lib
     # root (lib/heddle, lib/heddle-check, lib/heddle-bench), in a checkout and
     # installed alike, and the `heddle` executable is in heddle's. The child
     # processes the bench starts (trial servers, `heddle worker`s) get every

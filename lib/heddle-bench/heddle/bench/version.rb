@@ -2,7 +2,7 @@
 
 module Heddle
   module Bench
-    # The heddle-bench gem's version. The three gems of this repository are
+    # The heddle-bench gem's version. The four gems of this repository are
     # released together under one number; heddle-bench needs the heddle and
     # heddle-check of that same release (heddle-bench.gemspec).
     VERSION = "0.1.0"

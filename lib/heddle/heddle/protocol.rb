@@ -36,6 +36,10 @@ module Heddle
     # Between evaluations, concurrent procs and the pooled fibers that run
     # them (lib/heddle/heddle/procs): the fiber-local context answers +__evaluation__+
     # and +__loop__+ whether it is a root {Evaluation} or a {Proc::PooledFiber}.
+    # What only a {Proc::PooledFiber} answers (start_job, call_job, take_job,
+    # resume_kept, cancel_job, drop_wait_timer) has plain public names: the
+    # pooled fiber is internal, never handed to users, and a direct call
+    # saves the +__send__+ Ruby 3.1 pays on every proc's call.
     EVALUATION = {
       __bind__: "Evaluation.__bind__: give the current fiber its root evaluation",
       __evaluation__: "fiber context: the evaluation it runs (made on demand by a pooled fiber)",
@@ -51,12 +55,7 @@ module Heddle
       __await_elsewhere__: "Proc::Evaluation: a wait from another thread, through a promise",
       __finished__: "Proc::Evaluation: its pooled fiber's proc returned, raised or was cancelled",
       __invoke__: "Proc: the proc's own ::Proc#call, run by a pooled fiber",
-      __call__: "Proc::PooledFiber: run a proc now, from Proc#call and #call_nonblock",
-      __start__: "Proc::PooledFiber: start a queued proc, for the loop",
-      __take__: "Proc::PooledFiber: take the next start in place (EventLoop#chain)",
-      __resume_kept__: "Proc::PooledFiber: resume its waiting proc with the value kept for it",
-      __cancel__: "Proc::PooledFiber: unwind its proc (the evaluation was concluded from outside)",
-      __drop_wait_timer__: "Proc::PooledFiber: cancel the timer of the current wait",
+      __start__: "Proc::Evaluation: start its proc in a pooled fiber, for the loop",
       __forked__: "Proc::Evaluation, in a forked child's loop: it was pending in the parent and never runs here",
       __forked_from__: "Proc::Evaluation: the pid of the process it was pending in when this one forked",
       __forked_error__: "Proc::Evaluation: the LoopGoneError awaiting a forked copy raises"

@@ -127,7 +127,7 @@ module Heddle
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
       loop = context.__send__(:__loop__)
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
-      result = pooled.__send__(:__call__, self, args, context)
+      result = pooled.call_job(self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
       raise result.error unless PooledFiber::SUSPENDED.equal?(result)
@@ -155,7 +155,7 @@ module Heddle
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
       loop = context.__send__(:__loop__)
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
-      result = pooled.__send__(:__call__, self, args, context)
+      result = pooled.call_job(self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
       raise result.error unless PooledFiber::SUSPENDED.equal?(result)
@@ -240,7 +240,7 @@ module Heddle
     private def __run__
       loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__loop__)
       pooled = PooledFiber.take(loop, self) or return
-      pooled.__send__(:__start__, self, Arguments::EMPTY, nil)
+      pooled.start_job(self, Arguments::EMPTY, nil)
     rescue FiberRefusedError => e
       trigger(:error, e)
     end
@@ -249,7 +249,7 @@ module Heddle
     # @param pooled [PooledFiber]
     # @return [true]
     private def __chain_into__(pooled)
-      pooled.__send__(:__take__, self, Arguments::EMPTY, nil)
+      pooled.take_job(self, Arguments::EMPTY, nil)
       true
     end
 

@@ -5,7 +5,7 @@ require_relative "../../scheduler/bounded"
 require "support/quiet_proc_errors"
 
 # A cancelled proc's ensure blocks may wait: the concluded evaluation keeps
-# its result, the unwinding waits on a fresh one (PooledFiber#__cancel__). Before,
+# its result, the unwinding waits on a fresh one (PooledFiber#cancel_job). Before,
 # the wait re-entered the concluded evaluation, whose slot holds the result:
 # its resume raised NoMethodError in the loop.
 class ProcWorkerTest < Minitest::Test

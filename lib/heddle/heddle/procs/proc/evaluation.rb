@@ -221,7 +221,7 @@ module Heddle
         state = @state
         if state == scheduled
           @state = running
-          @slot.__send__(:__resume_kept__)
+          @slot.resume_kept
         elsif state == pending
           __start__
         end
@@ -233,7 +233,7 @@ module Heddle
         proc = @slot
         @state = RUNNING
         @slot = pooled
-        pooled.__send__(:__start__, proc, take_args, self)
+        pooled.start_job(proc, take_args, self)
       rescue FiberRefusedError => e
         @slot.trigger(:error, e)
         conclude_to(e) unless concluded?
@@ -248,7 +248,7 @@ module Heddle
         proc = @slot
         @state = RUNNING
         @slot = pooled
-        pooled.__send__(:__take__, proc, take_args, self)
+        pooled.take_job(proc, take_args, self)
         true
       end
 
@@ -425,7 +425,7 @@ module Heddle
       def schedule(value)
         @state = SCHEDULED
         pooled = @slot
-        pooled.__send__(:__drop_wait_timer__)
+        pooled.drop_wait_timer
         pooled.resume_value = value
         @loop.queue << self
       end
@@ -475,7 +475,7 @@ module Heddle
         return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
 
         pooled = @slot
-        pooled.__send__(:__drop_wait_timer__)
+        pooled.drop_wait_timer
         if state == SCHEDULED
           extras = (@extras ||= EvaluationExtras.new)
           extras.stale = (extras.stale || 0) + 1
@@ -493,7 +493,7 @@ module Heddle
 
         return (@extras ||= EvaluationExtras.new).cancel_pending = true if state == RUNNING
 
-        pooled.__send__(:__cancel__, CANCEL)
+        pooled.cancel_job(CANCEL)
       end
 
       def notify_awaiters(result)

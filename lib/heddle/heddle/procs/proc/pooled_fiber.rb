@@ -20,6 +20,9 @@ module Heddle
     # The code here is the hot path of every call method (bench suites
     # call_methods and call_methods_waiting): it avoids method calls where
     # an instance variable will do.
+    #
+    # @api private: internal to heddle (users never get hold of one), so its
+    # messages have plain public names, called without a send.
     class PooledFiber
       # What a resume returns instead of a result: one class test tells the
       # common case (a result) from both signals (hot path, see the
@@ -117,7 +120,7 @@ module Heddle
       # @param args [Array]
       # @param evaluation [Proc::Evaluation, nil] nil: created if the proc waits
       # @return [Object] SUSPENDED, a Failure or the result
-      private def __start__(proc, args, evaluation)
+      def start_job(proc, args, evaluation)
         @proc = proc
         @args = args
         @evaluation = evaluation
@@ -125,13 +128,13 @@ module Heddle
         @fiber.resume
       end
 
-      # {#__start__} for Proc#call and #call_nonblock: a start outside the
+      # {#start_job} for Proc#call and #call_nonblock: a start outside the
       # loop's round, which never chains (the evaluation is made lazily).
       # @param proc [Heddle::Proc]
       # @param args [Array]
       # @param parent [#__adopt__] who adopts the evaluation if one is made
       # @return [Object] SUSPENDED, a Failure or the result
-      private def __call__(proc, args, parent)
+      def call_job(proc, args, parent)
         @proc = proc
         @args = args
         @parent = parent
@@ -142,7 +145,7 @@ module Heddle
       # Resumes the waiting proc with the value its evaluation's resume left
       # (see Proc::Evaluation#schedule), for the loop (it may chain).
       # @return [Object] SUSPENDED, a Failure or the result
-      private def __resume_kept__
+      def resume_kept
         value = @resume_value
         @resume_value = true
         @chain = true
@@ -156,8 +159,8 @@ module Heddle
       # still wait (a puts, a sleep), so their waits get a fresh evaluation
       # of their own that nobody awaits.
       # @return [Object] SUSPENDED, a Failure or the result
-      private def __cancel__(value)
-        __drop_wait_timer__
+      def cancel_job(value)
+        drop_wait_timer
         @resume_value = true
         @chain = false
         @evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
@@ -167,7 +170,7 @@ module Heddle
       # Cancels the timer of the current wait, if it has one (the wait was
       # resumed, cancelled or left by an exception).
       # @return [void]
-      private def __drop_wait_timer__
+      def drop_wait_timer
         timer = @wait_timer or return
         @wait_timer = nil
         @loop.cancel_timer(timer)
@@ -175,7 +178,7 @@ module Heddle
 
       # Takes the next job while running in its fiber (EventLoop#chain).
       # @return [void]
-      private def __take__(proc, args, evaluation)
+      def take_job(proc, args, evaluation)
         @proc = proc
         @args = args
         @evaluation = evaluation

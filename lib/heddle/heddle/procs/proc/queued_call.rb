@@ -29,7 +29,7 @@ module Heddle
       # A free pooled fiber that finished its job runs this one next, in place.
       # @return [true]
       private def __chain_into__(pooled)
-        pooled.__send__(:__take__, @proc, @args, nil)
+        pooled.take_job(@proc, @args, nil)
         @proc = @args = nil # recycle, inlined: hot path (call_methods benchmark)
         calls = @loop.spent_calls
         calls << self if calls.size < EventLoop::POOL_SIZE
@@ -54,7 +54,7 @@ module Heddle
         @proc = @args = nil # recycle, inlined: hot path (call_methods_waiting benchmark)
         calls = loop.spent_calls
         calls << self if calls.size < EventLoop::POOL_SIZE
-        pooled.__send__(:__start__, proc, args, nil)
+        pooled.start_job(proc, args, nil)
       rescue FiberRefusedError => e
         @proc.trigger(:error, e)
       end

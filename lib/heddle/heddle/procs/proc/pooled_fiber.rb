@@ -21,8 +21,9 @@ module Heddle
     # call_methods and call_methods_waiting): it avoids method calls where
     # an instance variable will do.
     #
-    # @api private: internal to heddle (users never get hold of one), so its
-    # messages have plain public names, called without a send.
+    # Internal to heddle (users never get hold of one), so its messages have
+    # plain public names, called without a send.
+    # @api private
     class PooledFiber
       # What a resume returns instead of a result: one class test tells the
       # common case (a result) from both signals (hot path, see the

@@ -9,7 +9,7 @@
 require_relative "../heddle"
 require_relative "kernel/io_methods"
 require_relative "kernel/kernel_methods"
-require_relative "kernel/options"
+require_relative "kernel/kernel_methods/options"
 
 # rubocop:disable Style/OneClassPerFile -- this file is the opt-in patch: both reopenings belong together
 module Kernel

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../procs"
-require_relative "options"
+require_relative "kernel_methods/options"
 
 module Heddle
   # Concurrently-style IO methods, included into ::IO by

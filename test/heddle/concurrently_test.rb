@@ -6,7 +6,7 @@ require "rbconfig"
 # Runs Concurrently 1.2.0-style code on heddle/concurrently in a subprocess and
 # checks every answer.
 class ConcurrentlyCompatTest < Minitest::Test
-  SCRIPT = File.expand_path("compat_script.rb", __dir__)
+  SCRIPT = File.expand_path("concurrently_script.rb", __dir__)
   RAISING_LINE = File.readlines(SCRIPT).index { |line| line.include?('raise ArgumentError, "logged"') } + 1
 
   EXPECTED = {

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Concurrently 1.2.0-style code, run by compat_test.rb in a subprocess (the
+# Concurrently 1.2.0-style code, run by concurrently_test.rb in a subprocess (the
 # real concurrently gem is installed too; never load both in one process).
 # Prints one "name: value" line per check.
 require "heddle/concurrently"

@@ -187,7 +187,7 @@ module Heddle
 
       # @return [Proc::Evaluation] the evaluation being run (created on demand)
       private def __evaluation__
-        @evaluation ||= begin # rubocop:disable Naming/MemoizedInstanceVariableName -- set by __start__ too
+        @evaluation ||= begin # rubocop:disable Naming/MemoizedInstanceVariableName -- set by start_job too
           evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
           @parent&.__send__(:__adopt__, evaluation)
           evaluation

@@ -16,23 +16,28 @@ class LoadsAloneTest < Minitest::Test
     require "json"
     require "tempfile"
     failures = {}
-    ARGV.each do |path|
-      log = Tempfile.new("load_alone")
-      pid = fork do
-        $stderr.reopen(log.path, "w")
-        $stderr.sync = true
-        begin
-          require path
-          exit!(0)
-        rescue Exception => e # rubocop:disable Lint/RescueException
-          $stderr.puts("#{e.class}: #{e.message}")
-          exit!(1)
+    ARGV.each_slice(4) do |paths| # four at a time: the children mostly wait on the disk and the loader
+      children = paths.map do |path|
+        log = Tempfile.new("load_alone")
+        pid = fork do
+          $stderr.reopen(log.path, "w")
+          $stderr.sync = true
+          begin
+            require path
+            exit!(0)
+          rescue Exception => e # rubocop:disable Lint/RescueException
+            $stderr.puts("#{e.class}: #{e.message}")
+            exit!(1)
+          end
         end
+        [path, pid, log]
       end
-      status = Process.wait2(pid)[1]
-      said = File.read(log.path)
-      log.close!
-      failures[path] = said.empty? ? "exit #{status.exitstatus}" : said unless status.success? && said.empty?
+      children.each do |path, pid, log|
+        status = Process.wait2(pid)[1]
+        said = File.read(log.path)
+        log.close!
+        failures[path] = said.empty? ? "exit #{status.exitstatus}" : said unless status.success? && said.empty?
+      end
     end
     print JSON.generate(failures)
   RUBY

@@ -17,9 +17,9 @@ module Heddle
       # chunks, the others waited on the last chunk of whichever worker got
       # less CPU. Every chunk holds at least MIN_CHUNK_SECONDS of runs.
       #
-      # A runner holds one for the whole check: it asks {#chunk_size} before
-      # each chunk it sends (while fewer than {#limit} are out) and tells
-      # {#learn} each chunk's typical run as it comes back.
+      # A runner holds one for the whole check: {#fill} cuts the chunks it
+      # sends (while fewer than IN_FLIGHT per worker are out) and the runner
+      # tells {#learn} each chunk's typical run as it comes back.
       class Chunking
         # Chunks in flight per worker: one running, one queued behind it.
         IN_FLIGHT = 2
@@ -35,8 +35,6 @@ module Heddle
         # still to send: large at first (few round trips), small at the end.
         SPREAD = 2
 
-        # @return [Integer] chunks in flight at most, over all the workers
-        attr_reader :limit
         # @return [Float, nil] seconds of a typical run, as the latest chunk reported (round trips
         #   excluded); nil until a chunk reported one
         attr_reader :per_run
@@ -46,7 +44,7 @@ module Heddle
         def initialize(size, probe_slices: size)
           @size = size
           @probe_slices = probe_slices
-          @limit = size * IN_FLIGHT
+          @limit = size * IN_FLIGHT # chunks in flight at most, over all the workers
           @per_run = nil
           @probe_left = PROBE # runs of the opening probe not sent yet
         end
@@ -63,6 +61,22 @@ module Heddle
 
           share = share_of(left)
           @per_run ? [share, (MIN_CHUNK_SECONDS / [@per_run, Float::EPSILON].max).ceil].max.clamp(1, left) : share
+        end
+
+        # Cuts chunks off the cases from index sent on while the window has
+        # room and the probe allows, handing each to the block to send.
+        # @param window [Window]
+        # @param cases [Array]
+        # @param sent [Integer] cases already sent
+        # @yieldparam chunk [Array] the next chunk's cases
+        # @return [Integer] how many cases have been sent
+        def fill(window, cases, sent)
+          while window.in_flight < @limit && sent < cases.size && !window.failed?
+            size = chunk_size(cases.size - sent, window.in_flight) or break
+            yield cases[sent, size]
+            sent += size
+          end
+          sent
         end
 
         # The latest chunk's typical run (Handler.typical: the lower median of

@@ -78,14 +78,7 @@ module Heddle
         # Sends chunks of the cases from index sent on until the window is full.
         # @return [Integer] how many cases have been sent
         def fill(window, cases, sent, generation)
-          while window.in_flight < @chunking.limit && sent < cases.size && !window.failed?
-            size = @chunking.chunk_size(cases.size - sent, window.in_flight)
-            break unless size
-
-            window.watch(@pool.submit([generation, cases[sent, size]]))
-            sent += size
-          end
-          sent
+          @chunking.fill(window, cases, sent) { |chunk| window.watch(@pool.submit([generation, chunk])) }
         end
 
         def cancel(failure)

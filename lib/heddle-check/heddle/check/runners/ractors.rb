@@ -242,14 +242,7 @@ module Heddle
         end
 
         def fill(window, cases, sent)
-          while window.in_flight < @chunking.limit && sent < cases.size && !window.failed?
-            size = @chunking.chunk_size(cases.size - sent, window.in_flight)
-            break unless size
-
-            send_chunk(cases[sent, size], window)
-            sent += size
-          end
-          sent
+          @chunking.fill(window, cases, sent) { |chunk| send_chunk(chunk, window) }
         end
 
         # To the worker with the fewest chunks waiting. A worker that has

@@ -59,7 +59,13 @@ module WorkerCounts
   # Asserts that nothing the block started is left over once it settles.
   # @param before [Counts]
   def assert_nothing_leaked(before, what = "the pool")
-    after = settle_counts(before)
+    assert_nothing_left(before, settle_counts(before), what)
+  end
+
+  # Asserts that +after+ (settled) holds nothing more than +before+.
+  # @param before [Counts]
+  # @param after [Counts]
+  def assert_nothing_left(before, after, what)
     assert_operator after.threads, :<=, before.threads, "#{what} left threads (#{before} -> #{after})"
     assert_operator after.fds, :<=, before.fds, "#{what} left file descriptors (#{before} -> #{after})"
     assert_operator after.children, :<=, before.children, "#{what} left child processes (#{before} -> #{after})"

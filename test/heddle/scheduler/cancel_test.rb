@@ -40,9 +40,9 @@ class SchedulerCancelTest < Minitest::Test
     script = <<~RUBY
       require "heddle"
       $stdout.sync = true
-      Heddle.run do
-        Heddle.concurrently { begin; sleep 30; ensure; sleep 0.001; puts "sleeper ensure"; end }
-        Heddle.concurrently { begin; Queue.new.pop; ensure; puts "popper ensure"; end }
+      Heddle.run do # one write per line: puts writes the line and its newline apart, and fibers interleave them
+        Heddle.concurrently { begin; sleep 30; ensure; sleep 0.001; $stdout.write("sleeper ensure\n"); end }
+        Heddle.concurrently { begin; Queue.new.pop; ensure; $stdout.write("popper ensure\n"); end }
         sleep 0.001
         exit 3
       end

@@ -43,6 +43,14 @@ Heddle.handler(:"test.foreign_error") do |n|
   Object.const_set(:WorkerOnlyError, Class.new(StandardError)) unless defined?(WorkerOnlyError)
   raise WorkerOnlyError, "only the worker knows #{n}"
 end
+# Adds a line to the log the item names, then waits (at most 30 s) for its
+# gate file: counts the runs of an item held until the test lets it go.
+Heddle.handler(:"test.counted") do |(log, gate)|
+  File.write(log, "ran\n", mode: "a")
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 30
+  sleep 0.05 until File.exist?(gate) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+  true
+end
 # Writes a file named by the item: shows whether a (forged) entry ran.
 Heddle.handler(:"test.touch") do |path|
   File.write(path, "ran")

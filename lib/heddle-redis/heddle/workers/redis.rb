@@ -23,6 +23,8 @@ module Heddle
       autoload :Client, File.expand_path("redis/client", __dir__)
       autoload :Config, File.expand_path("redis/config", __dir__)
       autoload :Daemon, File.expand_path("redis/daemon", __dir__)
+      autoload :Codec, File.expand_path("redis/codec", __dir__)
+      autoload :Limits, File.expand_path("redis/limits", __dir__)
       %i[AuthenticationError ConnectionLostError NoWorkerError RejectedEntryError RemoteError TLSError
          WorkerOrigin].each do |error|
         autoload error, File.expand_path("redis/errors", __dir__)

@@ -51,9 +51,11 @@ class RedisPoolTest < Minitest::Test
     assert_equal 1, calls
   end
 
-  def test_a_workers_exception_comes_back_as_itself_with_its_host_and_pid
-    error = assert_raises(RedisTestError) { redis_pool(:"test.boom").map([2, 4, 5, 6]) }
-    assert_equal "boom 5", error.message
+  # As a RemoteError naming its class: bytes from Redis never choose the
+  # class the caller raises.
+  def test_a_workers_exception_comes_back_as_a_remote_error_with_its_class_host_and_pid
+    error = assert_raises(Heddle::Workers::Redis::RemoteError) { redis_pool(:"test.boom").map([2, 4, 5, 6]) }
+    assert_equal ["RedisTestError", "RedisTestError: boom 5"], [error.remote_class, error.message]
     assert_equal [2, 5], [error.index, error.item]
     assert_includes RedisFixture.shared_workers.map(&:pid), error.worker_pid
     assert_equal Socket.gethostname, error.worker_host
@@ -64,7 +66,7 @@ class RedisPoolTest < Minitest::Test
     error = assert_raises(Heddle::Workers::Errors) { redis_pool(:"test.boom").map([1, 2, 3, 4], fail_fast: false) }
     assert_equal [0, 2], error.errors.keys.sort
     assert_equal [nil, 2, nil, 4], error.results
-    assert_instance_of RedisTestError, error.errors[2]
+    assert_equal "RedisTestError", error.errors[2].remote_class
   end
 
   # Thread.exit is no exception: before, it ended the worker's only lane, the

@@ -129,6 +129,30 @@ class RedisOptionsTest < Minitest::Test
     assert_match(%r{redis://127\.0\.0\.1:\d+/99 names db 99, which the server does not have \(ERR DB}, worker.text)
   end
 
+  # Without a secret, anyone who can write to the server runs items on the
+  # workers: said at a worker's start when the server is on another machine.
+  def test_a_worker_without_a_secret_on_another_machines_server_warns_at_start
+    config = ->(url, **options) { Heddle::Workers::Redis::Config.new(url: url, env: {}, **options) }
+    assert config.call("redis://10.0.0.5:6379/0").unsigned_remote?
+    assert config.call("redis://redis.example:6379/0").unsigned_remote?
+    refute config.call("redis://10.0.0.5:6379/0", secret: "a secret of sixteen+").unsigned_remote?
+    %w[127.0.0.1 127.3.4.5 localhost [::1]].each do |host|
+      refute config.call("redis://#{host}:6379/0").unsigned_remote?
+    end
+    log = StringIO.new
+    Heddle::Workers::Redis::Daemon.new(url: "redis://10.0.0.5:6379/0", logger: Logger.new(log)).__send__(:warn_unsigned)
+    assert_match(%r{WARN .*no secret: anyone who can write to redis://10.0.0.5:6379/0 can have this worker run},
+                 log.string)
+  end
+
+  def test_bad_limits_fail_at_the_call_and_at_a_workers_start
+    error = assert_raises(ArgumentError) { redis_pool(:"test.square", server: server, limits: { digits: -1 }) }
+    assert_match(/limits: digits must be an Integer from 1 to/, error.message)
+    bad = worker("--limits", "bytes=many")
+    assert_equal 2, bad.wait.exitstatus
+    assert_match(/--limits bytes=many: write KEY=INTEGER/, bad.text)
+  end
+
   def test_shutdown_deletes_the_won_keys
     worker.ready
     pool = redis_pool(:"test.square", server: server)

@@ -43,6 +43,10 @@ class RedisSurvivalTest < Minitest::Test
     e
   end
 
+  def wait_for_log(worker, *texts)
+    texts.each { |text| RedisFixture.wait_for("#{worker.pid} to log #{text}") { worker.text.include?(text) } }
+  end
+
   def wait_for_batch(worker)
     RedisFixture.wait_for("a batch done by #{worker.pid}") { worker.text.include?("done in") }
   end
@@ -80,6 +84,26 @@ class RedisSurvivalTest < Minitest::Test
     end
     RedisFixture.wait_for("the other worker to log the entry it took over") { b.text.include?("taken over") }
     assert_equal [[0, 0.0], [1, 0.0]].map(&:first), pool.map([[0, 0.0], [1, 0.0]]).map(&:first)
+  end
+
+  # A frozen worker (SIGSTOP, a paused VM) looks dead once its heartbeat
+  # lapses, whatever its state: its entry moves long before the visibility
+  # timeout, the map ends while it is still stopped, and when it wakes it
+  # drops what it held and serves again.
+  def test_a_frozen_workers_entry_moves_when_its_heartbeat_lapses_and_it_drops_it_on_waking
+    a, = workers(2)
+    pool = Heddle::Pool.new(worker: :redis, handler: :"test.slow", url: @server.url, visibility_timeout: 600)
+    items = slow_items(40)
+    map = mapping(pool, items)
+    wait_for_batch(a)
+    stop_while_running(a, pool)
+    assert_equal items.map(&:first), value_of(map).map(&:first)
+    assert_equal "T", ProcStat.state(a.pid), "the map ended while the worker was still stopped"
+    a.signal("CONT")
+    wait_for_log(a, "taken for dead", "taken over: this worker was taken")
+    assert_equal (0...20).to_a, pool.map(slow_items(20, 0)).map(&:first), "it serves again"
+  ensure
+    pool&.shutdown
   end
 
   def test_a_redis_restart_mid_map_completes_or_fails_naming_the_lost_connection

@@ -4,8 +4,9 @@ require "test_helper"
 
 # What reaches a caller or a worker through Redis is data, never code: junk
 # and crafted entries XADDed by hand fail their own items (or nothing) and
-# leave the pool working; with a secret, unsigned and forged entries are
-# rejected; Marshal runs only where both sides opted in by name.
+# leave the pool working; a result batch the caller cannot use is refused
+# (logged once), failing nothing; with a secret, unsigned and forged entries
+# are refused; Marshal runs only where both sides opted in by name.
 class RedisWireTest < Minitest::Test
   include RedisFixture::TestHelpers
 
@@ -64,6 +65,8 @@ class RedisWireTest < Minitest::Test
 
   def pending(pool) = @client.call("XPENDING", keys(pool)[:items], "heddle")[0]
 
+  def refusals(pool) = pool.instance_variable_get(:@backend).refusals
+
   def junk_entries(trap)
     [%w[x y], ["j", "99", "f", "0", "n", "1", "p", "\xFF\x00not json".b],
      ["j", "98", "f", "0", "n", "1000000000", "p", "{}"],
@@ -86,20 +89,23 @@ class RedisWireTest < Minitest::Test
     assert_match(/in format "marshal", and this worker takes "json"/, a.text)
   end
 
-  def test_a_crafted_result_batch_fails_its_items_and_the_collector_goes_on
+  # Refused, not failing the items it names: a genuine result may still come.
+  def test_a_crafted_result_batch_is_refused_and_the_items_get_their_own_results
     worker
     pool = redis_pool(:"test.sleep", server: @server)
     map = map_in_thread(pool, [1.0, 0])
     wait_running(pool)
     trap = trap_path("caller-trap")
-    forge_result(pool, %w[j 1])                                 # no indices, no payload
-    forge_result(pool, %w[j nope a x p y])                      # no such job
-    forge_result(pool, ["j", "1", "a", "0", "p", marshal_trap(trap)])
-    error = outcome(map)
-    assert_kind_of Heddle::Workers::Redis::RejectedEntryError, error
-    assert_equal 0, error.index
-    assert_match(/the result batch for it was rejected: it does not decode as json/, error.message)
+    _, warned = capture_io do
+      forge_result(pool, %w[j 1])                                 # no indices, no payload
+      forge_result(pool, %w[j nope a x p y])                      # no such job
+      forge_result(pool, ["j", "1", "a", "0", "p", marshal_trap(trap)])
+      assert_equal [1.0, 0], outcome(map)
+    end
     refute_path_exists trap, "a Marshal payload in a results stream never reaches marshal_load"
+    assert_equal 2, refusals(pool), "the batch without a payload and the one that does not decode"
+    assert_equal 1, warned.scan("refused a result batch").size, "logged once: #{warned}"
+    assert_match(/it does not decode as json/, warned)
     assert_equal [0, 0], pool.map([0, 0]), "the collector still reads results"
   end
 
@@ -112,16 +118,19 @@ class RedisWireTest < Minitest::Test
     assert_equal [{ "json_class" => "RedisTestTrap" }], outcome(map), "JSON additions are never created"
   end
 
-  def test_with_a_secret_forged_results_are_rejected
+  def test_with_a_secret_forged_results_are_refused
     worker("--secret-file", secret_file)
     pool = redis_pool(:"test.sleep", server: @server, secret: SECRET)
     assert_equal [0, 0], pool.map([0, 0]), "a signed worker and caller agree"
     map = map_in_thread(pool, [1.0])
     wait_running(pool)
-    forge_result(pool, ["j", "2", "a", "0", "p", JSON.generate([[0, 0, "forged"]])])
-    error = outcome(map)
-    assert_kind_of Heddle::Workers::Redis::RejectedEntryError, error
-    assert_match(/signature is missing/, error.message)
+    _, warned = capture_io do
+      forge_result(pool, ["j", "2", "a", "0", "p", JSON.generate([[0, 0, "forged"]])])
+      forge_result(pool, ["j", "2", "a", "0", "p", JSON.generate([[0, 0, "forged"]]), "s", "0" * 64])
+      assert_equal [1.0], outcome(map)
+    end
+    assert_equal 2, refusals(pool)
+    assert_match(/signature is missing/, warned)
   end
 
   def test_with_a_secret_unsigned_items_are_not_run
@@ -136,11 +145,22 @@ class RedisWireTest < Minitest::Test
 
   def test_a_worker_without_the_secret_fails_signed_items_clearly
     worker
-    error = assert_raises(Heddle::Workers::Redis::RejectedEntryError) do
-      bounded { redis_pool(:"test.square", server: @server, secret: SECRET).map([3]) }
+    error = nil
+    capture_io do # the worker's unsigned results are refused, and that is logged
+      error = assert_raises(Heddle::Workers::Redis::NoWorkerError) do
+        bounded { redis_pool(:"test.square", server: @server, secret: SECRET).map([3]) }
+      end
     end
     assert_equal 0, error.index
-    assert_match(/signature is missing/, error.message)
+    assert_match(/do not have this pool's secret: give both the same secret/, error.message)
+  end
+
+  def test_a_caller_without_the_secret_of_its_workers_fails_clearly
+    worker("--secret-file", secret_file)
+    error = assert_raises(Heddle::Workers::Redis::NoWorkerError) do
+      bounded { redis_pool(:"test.square", server: @server).map([3]) }
+    end
+    assert_match(/have a secret, and this pool has none/, error.message)
   end
 
   def test_marshal_runs_only_where_both_sides_opted_in

@@ -199,13 +199,31 @@ module Heddle
         end
 
         # @api private
-        # @return [(Array<String>, Array<String>, Integer)] live workers, those that know the handler, their slots
+        # @return [(Array<String>, Array<String>, Integer, Array<String>)] live workers, those that know the
+        #   handler, their slots, and those of them that have this pool's secret (or, like it, none)
         def servers(client)
-          alive, serving, slots = Scripts::SERVERS.call(client, [@ns.workers, @ns.serves(@handler_name), @ns.slots], [])
+          alive, serving, slots, prints = Scripts::SERVERS.call(client, [@ns.workers, @ns.serves(@handler_name),
+                                                                         @ns.slots, @ns.fingerprints], [])
           @slots = slots
           @slots_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          [alive, serving, slots]
+          mine = Signer.fingerprint(@codec.signer)
+          [alive, serving, slots, serving.zip(prints).filter_map { |id, print| id if print == mine }]
         end
+
+        # @api private
+        # A result batch, or a result in one, refused (forged, replayed,
+        # junk): counted, and the first logged with why. It fails no item.
+        # @param why [String]
+        # @return [void]
+        def refused(why)
+          return unless @lock.synchronize { (@refusals += 1) == 1 }
+
+          warn("heddle: #{@handler_name} pool #{@pool_id} refused a result batch from Redis: #{why}; later " \
+               "refusals are counted, not logged (a refused batch fails no item)")
+        end
+
+        # @return [Integer] result batches (or results in them) refused so far
+        def refusals = @lock.synchronize { @refusals }
 
         # @api private
         # @return [Array<String>] the keys the keepalive script renews
@@ -253,8 +271,9 @@ module Heddle
           @lock = Mutex.new
           @tickets = {}
           @numbers = 0
+          @refusals = 0
           @released = false
-          @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout, @codec, @pool_id)
+          @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout, @codec)
           # (a short reconnect_timeout, e.g. a map's timeout:, bounds the wait for a silent server too)
           @command = @config.connect(timeout: [Client::TIMEOUT, @reconnect_timeout].min)
           @command_lock = Mutex.new

@@ -70,6 +70,7 @@ module Heddle
             end
             o.on("--quiet", "log warnings only (no line per batch)") { @options[:level] = Logger::WARN }
             connection_options(o)
+            limits_option(o)
           end
         end
 
@@ -90,6 +91,23 @@ module Heddle
           o.on("--tls-ca-file FILE", "trust this CA for rediss://") { |v| @config[:ssl_ca_file] = v }
           o.on("--tls-cert-file FILE", "client certificate for rediss://") { |v| @config[:ssl_cert_file] = v }
           o.on("--tls-key-file FILE", "client key for rediss://") { |v| @config[:ssl_key_file] = v }
+        end
+
+        def limits_option(o) # rubocop:disable Naming/MethodParameterName -- as the parser block's `o` above
+          defaults = Limits::DEFAULTS.map { |key, value| "#{key}=#{value}" }.join(",")
+          o.on("--limits LIST", Array, "what one payload read may cost: bytes=N,digits=N,depth=N (#{defaults})") do |v|
+            @config[:limits] = limits(v)
+          end
+        end
+
+        # "bytes=N,digits=N" as {Limits} takes it; {Limits} checks the keys and ranges.
+        def limits(pairs)
+          pairs.to_h do |pair|
+            key, value = pair.split("=", 2)
+            raise OptionParser::InvalidArgument, "--limits #{pair}: write KEY=INTEGER" unless /\A\d+\z/.match?(value)
+
+            [key.to_sym, Integer(value, 10)]
+          end
         end
       end
     end

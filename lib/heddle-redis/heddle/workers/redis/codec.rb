@@ -5,6 +5,8 @@ require "timeout"
 require "json"
 require_relative "plain"
 require_relative "signer"
+require_relative "errors"
+require_relative "limits"
 
 module Heddle
   module Workers
@@ -16,9 +18,10 @@ module Heddle
       # String keys) and never instantiates a class named by the bytes: what
       # anyone with write access to the Redis puts in a stream is data, not
       # code. An exception travels as its class name, message, backtrace and
-      # origin; the caller rebuilds it as that class only when the class is
-      # already loaded and an Exception (without running its initialize),
-      # else as a {RemoteError}.
+      # origin; the caller rebuilds it as a {RemoteError} carrying those as
+      # strings, or, for heddle's own worker errors (a timeout, a dead
+      # worker), as that class: bytes from Redis never pick a class such as
+      # SystemExit that a `rescue => e` does not catch.
       #
       # :marshal_trusted_redis_only is Marshal, as for process pools: any
       # class both sides load, and whoever can write to the Redis runs code
@@ -31,12 +34,16 @@ module Heddle
         # A result's kind: a value, or an exception raised for the item.
         OK = 0
         RAISED = 1
+        # Both kinds, as a constant: a literal array allocates at every result on 3.1.
+        KINDS = [OK, RAISED].freeze
         # The wire formats, by the name the `format:` option takes.
         FORMATS = %i[json marshal_trusted_redis_only].freeze
         # What an entry's "e" field says for each format (absent: json).
         TAGS = { json: "json", marshal_trusted_redis_only: "marshal" }.freeze
         # What a class name from the wire must look like before it is looked up.
         CLASS_NAME = /\A[A-Z]\w*(::[A-Z]\w*)*\z/
+        # Where the error classes the wire may name live.
+        OWN_ERRORS = "Heddle::Workers::"
 
         # Bytes that do not decode, fail their signature, or use a format this
         # side does not accept.
@@ -47,12 +54,17 @@ module Heddle
         # @return [Signer, nil]
         attr_reader :signer
 
+        # @return [Limits] what one payload read may cost
+        attr_reader :limits
+
         # @param format [Symbol] one of {FORMATS}
         # @param secret [String, nil] the shared signing secret
         # @param signer [Signer, nil] instead of secret: one already made
-        # @raise [ArgumentError] for an unknown format or a short secret
-        def initialize(format: :json, secret: nil, signer: nil)
+        # @param limits [Hash, Limits, nil] see {Limits::DEFAULTS}
+        # @raise [ArgumentError] for an unknown format, a short secret or a bad limit
+        def initialize(format: :json, secret: nil, signer: nil, limits: nil)
           @format = self.class.validate_format!(format)
+          @limits = Limits.build(limits)
           @signer = signer || (secret && Signer.new(secret))
         end
 
@@ -63,7 +75,7 @@ module Heddle
         def replying_to(tag)
           return self if accepts?(tag) || tag != TAGS[:marshal_trusted_redis_only]
 
-          Codec.new(format: :marshal_trusted_redis_only, signer: @signer)
+          Codec.new(format: :marshal_trusted_redis_only, signer: @signer, limits: @limits)
         end
 
         # @return [String] the tag entries carry in their "e" field
@@ -83,10 +95,13 @@ module Heddle
         def load(blob)
           raise DecodeError, "not a string: #{blob.class}" unless blob.is_a?(String)
 
+          over = @limits.exceeded(blob, json: !marshal?)
+          raise DecodeError, "it holds #{over}" if over
+
           if marshal?
             Marshal.load(blob) # rubocop:disable Security/MarshalLoad -- opted in by name: format: :marshal_trusted_redis_only
           else
-            JSON.parse(blob, allow_nan: false, max_nesting: Plain::MAX_DEPTH + 1) # plain data: no json_class additions
+            JSON.parse(blob, allow_nan: false, max_nesting: @limits.depth + 1) # plain data: no json_class additions
           end
         rescue JSON::ParserError, TypeError, ArgumentError, EncodingError, NameError => e
           raise DecodeError, "#{e.class}: #{text(e.message)[0, 200]}"
@@ -190,17 +205,16 @@ module Heddle
         def marshal? = @format == :marshal_trusted_redis_only
 
         def triple?(result)
-          result.is_a?(Array) && result.size == 3 && result[0].is_a?(Integer) && [OK, RAISED].include?(result[1])
+          result.is_a?(Array) && result.size == 3 && result[0].is_a?(Integer) && KINDS.include?(result[1])
         end
 
         # Strings that travel as JSON must be UTF-8.
         def text(string) = string.to_s.dup.force_encoding(Encoding::UTF_8).scrub
 
         def rebuild(name, message, backtrace, dump)
-          return RemoteError.new(name, message, backtrace) unless marshal? || dump.nil?
-          return marshalled(dump, name, message, backtrace) if dump
+          return marshalled(dump, name, message, backtrace) if marshal? && dump
 
-          klass = known_exception(name)
+          klass = own_error(name)
           return RemoteError.new(name, message, backtrace) unless klass
 
           # Exception's own initialize, not the class's: no code of the class runs.
@@ -210,19 +224,25 @@ module Heddle
           error
         end
 
+        # Marshal (opted into) carries the error itself; one a `rescue => e`
+        # would not catch (SystemExit, Interrupt...) still comes as a RemoteError.
         def marshalled(dump, name, message, backtrace)
-          load(dump)
+          error = load(dump)
+          error.is_a?(StandardError) ? error : RemoteError.new(name, message, backtrace)
         rescue StandardError
           RemoteError.new(name, message, backtrace)
         end
 
-        # The class named, if it is loaded here and an Exception (no autoload, no const_missing).
-        def known_exception(name)
-          return nil unless CLASS_NAME.match?(name)
+        # The class named, if it is one of heddle's own worker errors (no
+        # autoload, no const_missing): the only classes the wire may name.
+        def own_error(name)
+          return nil unless name.start_with?(OWN_ERRORS) && CLASS_NAME.match?(name)
 
-          klass = name.split("::").reduce(Object) { |scope, part| loaded_constant(scope, part) or break nil }
-          klass if klass.is_a?(Class) && klass <= Exception
+          klass = loaded_path(name)
+          klass if klass.is_a?(Class) && klass < Workers::Error && klass != Workers::Errors
         end
+
+        def loaded_path(name) = name.split("::").reduce(Object) { |scope, part| loaded_constant(scope, part) or break }
 
         def loaded_constant(scope, name)
           return nil unless scope.is_a?(Module) && scope.const_defined?(name, false) && !scope.autoload?(name)

@@ -85,29 +85,34 @@ module Heddle
           periodic
         end
 
-        # One result batch to its ticket. A batch that fails its signature or
-        # does not decode fails the items it names, and nothing else.
+        # One result batch to its ticket. A batch that fails its signature
+        # or does not decode, and a result for an index outside its job, are
+        # refused: logged once per pool, counted, and never fail an item (a
+        # genuine result for it may still come).
         def route(id, fields)
           @last = id
           fields = fields.each_slice(2).to_h
           ticket = @backend.ticket(fields["j"].to_i) or return
-          accepted = fields["a"].to_s.split(",").map!(&:to_i)
           why = forged(fields)
-          return ticket.reject(accepted, why) if why
+          return refuse(why) if why
 
-          ticket.deliver(accepted, @backend.codec.load_batch(fields["p"]))
+          outside = ticket.deliver(@backend.codec.load_batch(fields["p"]))
+          refuse("#{outside} of its results name an index outside job #{fields['j']}") if outside.positive?
         rescue Codec::DecodeError => e
-          ticket.reject(accepted, "it does not decode as #{@backend.codec.format} (#{e.message})")
+          refuse("it does not decode as #{@backend.codec.format} (#{e.message})")
         end
 
         # Why a batch's signature is wrong, or nil when right (or no secret is set).
         def forged(fields)
           signer = @backend.codec.signer or return nil
-          return nil if signer.valid?([@backend.pool_id, fields["j"], fields["p"]], fields["s"])
+          return nil if signer.valid?(Signer.batch_parts(@keys[:results], fields["j"], fields["p"]), fields["s"])
 
-          state = fields["s"].to_s.empty? ? "missing" : "wrong"
-          "its signature is #{state} (written by a worker without this pool's " \
-            "secret, or by someone else)"
+          "its signature is #{fields['s'].to_s.empty? ? 'missing' : 'wrong'} (written by a worker without this " \
+            "pool's secret, or by someone else)"
+        end
+
+        def refuse(why)
+          @backend.refused(why)
         end
 
         def periodic
@@ -137,16 +142,25 @@ module Heddle
           @trimmed = @last
         end
 
+        # Items fail, after a grace, when workers are alive but none can run
+        # them: none knows the handler, or those that do lack the pool's
+        # secret (they would refuse its entries, or it their results).
         def check_workers(now)
-          alive, serving, = @backend.servers(@client)
-          return @no_worker_since = nil unless serving.empty? && !alive.empty?
+          why = unserved
+          return @no_worker_since = nil unless why
 
           @no_worker_since ||= now
           return unless now - @no_worker_since >= NO_WORKER_GRACE
 
-          @backend.fail_waiting do |index, item|
-            no_worker(index, item, alive)
-          end
+          @backend.fail_waiting { |index, item| why.call(index, item) }
+        end
+
+        # @return [Proc, nil] what makes a waiting item's error, when no live worker can run it
+        def unserved
+          alive, serving, _slots, mine = @backend.servers(@client)
+          return ->(index, item) { no_worker(index, item, alive) } if serving.empty? && !alive.empty?
+
+          ->(index, item) { no_secret(index, item, serving) } if mine.empty? && !serving.empty?
         end
 
         def no_worker(index, item, alive)
@@ -155,6 +169,15 @@ module Heddle
                             "the handler; the live workers on #{Client.redact(@backend.url)} " \
                             "(#{alive.first(5).join(', ')}) were started without it: start `heddle worker --require " \
                             "FILE` with the file that defines Heddle.handler(#{handler})",
+                            item: item, index: index)
+        end
+
+        def no_secret(index, item, serving)
+          handler = @backend.handler_name.inspect
+          have = @backend.codec.signer ? "do not have this pool's secret" : "have a secret, and this pool has none"
+          NoWorkerError.new("item #{Error.describe(item)} (index #{index}) of handler #{handler}: the workers that " \
+                            "know the handler on #{Client.redact(@backend.url)} (#{serving.first(5).join(', ')}) " \
+                            "#{have}: give both the same secret (secret:, `heddle worker --secret-file`) or none",
                             item: item, index: index)
         end
 

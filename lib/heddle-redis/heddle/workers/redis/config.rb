@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "ipaddr"
+require "uri"
 require_relative "keys"
 require_relative "codec"
 
@@ -14,7 +16,7 @@ module Heddle
       class Config
         # The options beside url:, as the caller's Pool and `heddle worker` take them.
         OPTIONS = %i[namespace format secret secret_file username password password_file ssl_ca_file ssl_cert_file
-                     ssl_key_file].freeze
+                     ssl_key_file limits].freeze
         # Environment variables read when the option is not given.
         ENV_NAMES = { namespace: "HEDDLE_REDIS_NAMESPACE", secret: "HEDDLE_REDIS_SECRET",
                       secret_file: "HEDDLE_REDIS_SECRET_FILE", username: "HEDDLE_REDIS_USERNAME",
@@ -40,7 +42,8 @@ module Heddle
           @url = Client.validate_url!(url)
           settings = settings(env, options)
           @keys = Keys.new(settings.fetch(:namespace, Keys::DEFAULT_NAMESPACE))
-          @codec = Codec.new(format: settings.fetch(:format, :json), secret: given(settings, :secret))
+          @codec = Codec.new(format: settings.fetch(:format, :json), secret: given(settings, :secret),
+                             limits: settings[:limits])
           @username = settings[:username]
           @password = given(settings, :password)
           @ssl_params = ssl_params(settings)
@@ -59,6 +62,19 @@ module Heddle
 
         # @return [String] the URL without a password, for messages and logs
         def redacted = Client.redact(@url)
+
+        # Whether entries and results travel unsigned through a server on
+        # another machine, where others may write to it.
+        # @return [Boolean]
+        def unsigned_remote? = @codec.signer.nil? && !loopback?
+
+        # @return [Boolean] whether the URL names this machine (localhost, 127.0.0.0/8, ::1)
+        def loopback?
+          host = URI.parse(@url).hostname.to_s
+          host == "localhost" || IPAddr.new(host).loopback?
+        rescue IPAddr::Error, URI::Error
+          false
+        end
 
         # @return [Integer] the db the URL selects
         def db

@@ -82,10 +82,7 @@ module Heddle
 
           check_server
           @signals = install_traps
-          @logger.info("serving #{@handlers.map(&:inspect).join(', ')} from #{@config.redacted} (namespace " \
-                       "#{@config.keys.namespace}, format #{@config.codec.format}" \
-                       "#{', signed' if @config.codec.signer}) with #{@concurrency} #{@kind} " \
-                       "lane#{'s' unless @concurrency == 1}")
+          log_start
           @kind == :process ? run_processes : run_lanes(@concurrency, slots: @concurrency)
           @logger.info("stopped")
           0
@@ -113,6 +110,20 @@ module Heddle
           @logger.warn("#{@config.redacted} closed the connection at start (#{e.message})#{hint}") unless hint.empty?
         ensure
           client&.close
+        end
+
+        def log_start
+          @logger.info("serving #{@handlers.map(&:inspect).join(', ')} from #{@config.redacted} (namespace " \
+                       "#{@config.keys.namespace}, format #{@config.codec.format}" \
+                       "#{', signed' if @config.codec.signer}) with #{@concurrency} #{@kind} " \
+                       "lane#{'s' unless @concurrency == 1}")
+          warn_unsigned if @config.unsigned_remote?
+        end
+
+        def warn_unsigned
+          @logger.warn("no secret: anyone who can write to #{@config.redacted} can have this worker run its " \
+                       "handlers on items of their choosing and forge results for any caller; give every worker " \
+                       "and caller the same secret (--secret-file, secret:; see docs/redis.md)")
         end
 
         def install_traps

@@ -42,6 +42,7 @@ module Heddle
           @deliveries = deliveries
           @consumer = consumer
           @from = fields["f"].to_i
+          @epoch = node.epoch
           @results = []
           @counts = Hash.new(0)
         end
@@ -49,16 +50,23 @@ module Heddle
         # @return [void]
         def call
           return malformed unless DIGITS.match?(@fields["j"].to_s) && DIGITS.match?(@fields["f"].to_s)
+          return refuse(forged) if forged
 
+          run_entry
+        end
+
+        private
+
+        def run_entry
           started = @started = now
           @flushed_at = started
           items = load_items
           run(items) if items
-          @released ? release : flush(ack: true)
+          if @released then release
+          elsif !@fenced then flush(ack: true)
+          end
           log(items&.size || 0, now - started)
         end
-
-        private
 
         # An entry no caller wrote (no job or index to answer to): acknowledged
         # and logged, nothing run.
@@ -68,17 +76,48 @@ module Heddle
                             "first index); acknowledged, not run")
         end
 
+        # Why an entry is not the pool caller's own, with a secret: its
+        # signature is missing or wrong (written without the secret, edited,
+        # or moved from another pool, or added again under a new id), or
+        # this process read its id as new before (the stream was made again
+        # and the entry added under its old id). nil when it is genuine.
+        def forged
+          return @forged if defined?(@forged)
+
+          @forged = if (signer = codec.signer).nil? then nil
+                    elsif !signer.valid?(Signer.entry_parts(@stream.key, @stream.handler, @id, @fields), @fields["s"])
+                      "its signature is #{@fields['s'] ? 'wrong' : 'missing'} (written without this worker's " \
+                        "secret, edited, or added again)"
+                    elsif @deliveries == 1 && !@node.first_read?(@stream.key, @id)
+                      "this worker read it once already (added again under its old id)"
+                    end
+        end
+
+        # A forged entry runs nothing and answers nothing (an answer would
+        # fail the genuine items it names): acknowledged, deleted, logged.
+        def refuse(why)
+          retrying do
+            @client.pipelined do |pipe|
+              pipe.call("XACK", @stream.key, Keys::GROUP, @id)
+              pipe.call("XDEL", @stream.key, @id)
+            end
+          end
+          @node.refused(@stream, @id, why)
+        end
+
         # The codec results go back in: the entry's own format (dumping is
         # safe; only loading is opted into), so its caller can read why the
         # items failed.
         def reply = @reply ||= codec.replying_to(@fields["e"])
 
-        # The entry's items, once its signature, format and shape are
-        # checked; else every index it claims fails with why.
+        # The entry's items, once its format and shape are checked; else
+        # every index it claims fails with why.
         def load_items
-          reject!
+          format!
           items = codec.load(@fields["p"])
           raise Codec::DecodeError, "items must be a list, got #{items.class}" unless items.is_a?(Array)
+          raise Codec::DecodeError, "it holds #{items.size} items and says #{@fields['n'].inspect}" unless
+            items.size.to_s == @fields["n"] && items.size <= Publisher::MAX_CHUNK
 
           items
         rescue StandardError => e
@@ -88,12 +127,7 @@ module Heddle
 
         def codec = @node.codec
 
-        def reject!
-          if codec.signer && !codec.signer.valid?(Publisher.signed_parts(@stream.pool, @stream.handler, @fields),
-                                                  @fields["s"])
-            raise Codec::DecodeError, "its signature is #{@fields['s'] ? 'wrong' : 'missing'}: written without " \
-                                      "this worker's secret"
-          end
+        def format!
           return if codec.accepts?(@fields["e"])
 
           raise Codec::DecodeError, "it is in format #{@fields['e'].inspect}, and this worker takes " \
@@ -107,6 +141,7 @@ module Heddle
             index = @from + k
             next @counts[:skipped] += 1 if skip[index]
             break @released = true if @node.release_now?
+            break unless still_mine?
             break unless record(index, *guarded_outcome(index, item))
           end
         end
@@ -170,13 +205,38 @@ module Heddle
         # DELIVER's ARGV: the batch in the entry's format, signed when a secret is set.
         def deliver_args(indices, ack)
           batch = reply.dump_batch(@results)
-          signature = codec.signer ? codec.signer.sign([@stream.pool, @fields["j"], batch]) : ""
-          [@stream.ttl_ms, @node.id, @fields["j"], batch, @id, ack ? 1 : 0, Keys::GROUP, signature, *indices]
+          parts = Signer.batch_parts(@node.keys.results(@stream.pool), @fields["j"], batch)
+          signature = codec.signer ? codec.signer.sign(parts) : ""
+          [@stream.ttl_ms, @node.id, @fields["j"], batch, @id, ack ? 1 : 0, Keys::GROUP, signature, @consumer,
+           *indices]
         end
 
+        GONE = { -1 => "the pool is gone", -2 => "the map is over",
+                 -3 => "taken over: this worker was taken for dead" }.freeze
+        private_constant :GONE
+
         def gone(code, count)
-          @gone = code == -1 ? "the pool is gone" : "the map is over"
+          @gone = GONE.fetch(code)
+          @fenced = code == -3
           @counts[:dropped] += count
+        end
+
+        # Before each item: a process whose beats stopped (SIGSTOP, a paused
+        # VM, a starved machine) may have been taken for dead and its entry
+        # given to another. It waits for its heartbeat to beat again, then
+        # goes on only if the entry is still its own.
+        # @return [Boolean] whether the entry is still this lane's
+        def still_mine?
+          epoch = @node.await_beat
+          return true if epoch == @epoch
+
+          @epoch = epoch
+          owned = retrying { @client.call("XPENDING", @stream.key, Keys::GROUP, @id, @id, 1, @consumer) }
+          return true unless owned.empty?
+
+          gone(-3, @results.size)
+          @results = []
+          false
         end
 
         # Hands the entry back (draining past the deadline): results so far

@@ -29,9 +29,10 @@ module Heddle
       # handler: they were started without the file that defines it.
       class NoWorkerError < Workers::Error; end
 
-      # Stands in for an exception raised on a worker whose class the caller
-      # cannot load (or that Marshal cannot carry): its class name, message
-      # and backtrace, as the worker saw them.
+      # Stands in for an exception raised on a worker: its class name,
+      # message and backtrace, as the worker saw them, as strings. Bytes read
+      # from Redis never choose the class the caller raises (heddle's own
+      # worker errors aside), so rescue it, or test {#remote_class}.
       class RemoteError < StandardError
         # @return [String] the name of the original exception's class
         attr_reader :remote_class

@@ -74,7 +74,7 @@ module Heddle
         # the worker unregistered for good): errors are logged once per
         # outage and retried with backoff.
         def beat
-          Scripts::ALIVE.call(@client, [keys.alive], [@node.id, (ALIVE_TTL * 1000).to_i])
+          alive
           register if @slots
           touch
           wake_lanes if @directory && @node.directory.refresh(@client)
@@ -85,6 +85,15 @@ module Heddle
         end
 
         def keys = @node.keys
+
+        # Says this process lives on, and tells the node whether the server
+        # had counted it as dead meanwhile (not at the first beat).
+        def alive
+          asked = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          now, until_ms = Scripts::ALIVE.call(@client, [keys.alive], [@node.id, (ALIVE_TTL * 1000).to_i])
+          @node.beat(asked, @beaten && until_ms < now)
+          @beaten = true
+        end
 
         def failed(error)
           @pubsub&.close
@@ -106,8 +115,9 @@ module Heddle
         end
 
         def register
-          names = [keys.workers, keys.slots, *@node.handlers.map { |h| keys.serves(h) }]
-          Scripts::REGISTER.call(@client, names, [@node.id, (REGISTRATION_TTL * 1000).to_i, @slots])
+          names = [keys.workers, keys.slots, keys.fingerprints, *@node.handlers.map { |h| keys.serves(h) }]
+          Scripts::REGISTER.call(@client, names, [@node.id, (REGISTRATION_TTL * 1000).to_i, @slots,
+                                                  Signer.fingerprint(@node.codec.signer)])
         end
 
         def unregister
@@ -115,6 +125,7 @@ module Heddle
             pipe.call("ZREM", keys.workers, @node.id)
             pipe.call("ZREM", keys.alive, @node.id)
             pipe.call("HDEL", keys.slots, @node.id)
+            pipe.call("HDEL", keys.fingerprints, @node.id)
             @node.handlers.each { |h| pipe.call("ZREM", keys.serves(h), @node.id) }
           end
         rescue RedisClient::Error

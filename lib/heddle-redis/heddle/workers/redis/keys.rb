@@ -12,6 +12,7 @@ module Heddle
       # - `<ns>:workers` (sorted set): live worker processes, scored by when their registration expires
       # - `<ns>:alive` (sorted set): live processes with lanes, scored by when they count as dead
       # - `<ns>:slots` (hash): worker => how many items it runs at once
+      # - `<ns>:fingerprints` (hash): worker => its secret's fingerprint ({Signer#fingerprint}), "-" for none
       # - `<ns>:serves:<handler>` (sorted set): live workers that know the handler
       # - `<ns>:pools:<handler>` (sorted set): live pools of the handler, scored by expiry
       # - `<ns>:announce` (pub/sub channel): a pool appeared or went away; workers look again
@@ -28,7 +29,7 @@ module Heddle
         NAMESPACE = /\A[A-Za-z0-9_.:-]{1,100}\z/
 
         # @return [String]
-        attr_reader :namespace, :announce, :workers, :alive, :slots, :pool_prefix
+        attr_reader :namespace, :announce, :workers, :alive, :slots, :fingerprints, :pool_prefix
 
         # @param namespace [String]
         # @raise [ArgumentError] unless a String matching {NAMESPACE}
@@ -43,6 +44,7 @@ module Heddle
           @workers = "#{namespace}:workers"
           @alive = "#{namespace}:alive"
           @slots = "#{namespace}:slots"
+          @fingerprints = "#{namespace}:fingerprints"
           @pool_prefix = "#{namespace}:pool:"
         end
 

@@ -11,6 +11,8 @@ module Heddle
       # is draining (SIGTERM: take no more entries) or releasing (hand the
       # running entries back now).
       class Node
+        # Entry ids remembered as read ({#first_read?}).
+        SEEN = 100_000
         # @return [String] "host:pid": this process in the registry and in errors
         attr_reader :id
         # @return [Config] the server, namespace and wire format
@@ -36,6 +38,11 @@ module Heddle
           @lock = Mutex.new
           @draining = false
           @release_at = nil
+          @seen = {}
+          @refused = Hash.new(0)
+          @epoch = 0
+          @beat_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          @beaten = ConditionVariable.new
         end
 
         # @return [Keys] this worker's key names (its namespace)
@@ -80,6 +87,67 @@ module Heddle
 
         # @return [Hash{(String, String) => Array<String>}] [stream, consumer] => the ids of entries being run
         def active = @lock.synchronize { @active.transform_values(&:keys).reject { |_, ids| ids.empty? } }
+
+        # @return [Integer] how many times this process was found taken for
+        #   dead (its beats stopped past {Heartbeat::ALIVE_TTL}) so far
+        def epoch = @lock.synchronize { @epoch }
+
+        # Heartbeat: the server heard this process at +at+ (monotonic
+        # seconds); +lapsed+ when it had counted it as dead meanwhile.
+        # @param at [Float] @param lapsed [Boolean]
+        # @return [void]
+        def beat(at, lapsed)
+          @lock.synchronize do
+            @beat_at = at
+            @epoch += 1 if lapsed
+            @beaten.broadcast
+          end
+          return unless lapsed
+
+          @logger.warn("this worker was taken for dead (no beat for over #{Heartbeat::ALIVE_TTL} s: stopped, paused " \
+                       "or starved); entries others took from it are dropped, not delivered")
+        end
+
+        # Waits (draining aside) until the last beat is recent enough that
+        # no other worker can have taken this process for dead.
+        # @return [Integer] the {#epoch} then
+        def await_beat
+          @lock.synchronize do
+            until release_now? || Process.clock_gettime(Process::CLOCK_MONOTONIC) - @beat_at < Heartbeat::ALIVE_TTL
+              @beaten.wait(@lock, 0.1)
+            end
+            @epoch
+          end
+        end
+
+        # Whether this process reads the entry id of stream as new for the
+        # first time: a consumer group hands each entry out as new once, so
+        # a second time is an entry added again under its old id. Remembers
+        # the last {SEEN} ids.
+        # @param stream [String] @param id [String]
+        # @return [Boolean]
+        def first_read?(stream, id)
+          key = "#{stream} #{id}"
+          @lock.synchronize do
+            next false if @seen.key?(key)
+
+            @seen.shift while @seen.size >= SEEN
+            @seen[key] = true
+          end
+        end
+
+        # Logs an entry refused as forged: the first of each pool with why,
+        # then how many so far at 10, 100, 1000...
+        # @param stream [Directory::Stream] @param id [String] @param why [String]
+        # @return [void]
+        def refused(stream, id, why)
+          count = @lock.synchronize { @refused[stream.key] += 1 }
+          if count == 1
+            @logger.warn("#{stream.handler} pool #{stream.pool}: entry #{id} refused, nothing run: #{why}")
+          elsif (count % 10).zero? && count.digits.sum == 1
+            @logger.warn("#{stream.handler} pool #{stream.pool}: #{count} entries refused so far")
+          end
+        end
 
         # The consumer name of a lane: unique per process and lane.
         # @param lane [Integer] @return [String]

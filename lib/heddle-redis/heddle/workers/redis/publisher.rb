@@ -22,20 +22,14 @@ module Heddle
         # @param handler [Symbol] for messages
         # @param item_timeout [Numeric, nil]
         # @param codec [Codec] the wire format and signer
-        # @param pool [String] the pool's id (signed into each entry)
-        def initialize(stream, handler, item_timeout, codec, pool)
+        def initialize(stream, handler, item_timeout, codec)
           @stream = stream
           @handler = handler
           @item_timeout = item_timeout
           @codec = codec
-          @pool = pool
-        end
-
-        # The fields of an entry a signature covers, in order.
-        # @param pool [String] @param handler [Symbol, String] @param fields [Hash{String => String}]
-        # @return [Array<String>]
-        def self.signed_parts(pool, handler, fields)
-          [pool, handler, *%w[j f n t x e p].map { |k| fields[k] }]
+          @last_ms = 0
+          @sequence = 0
+          @ids = Mutex.new # the caller's thread publishes, the collector's puts lost entries back
         end
 
         # Plans a job's entries. Items the wire format cannot carry fail here, at the
@@ -52,18 +46,57 @@ module Heddle
           ticket
         end
 
-        # Adds entries to the stream (one round trip) and records their ids.
+        # Adds entries to the stream (one round trip) under new ids, which
+        # their signatures cover: an entry added again by anyone else gets
+        # another id and is refused. An entry sent again (Redis lost it)
+        # gets a new id too.
         # @param client [RedisClient]
         # @param entries [Array<Ticket::Entry>]
         # @return [void]
         def send_entries(client, entries)
-          return if entries.empty?
+          2.times do
+            return if entries.empty?
 
-          ids = client.pipelined { |pipe| entries.each { |entry| pipe.call_v(["XADD", @stream, "*", *entry.fields]) } }
-          entries.zip(ids) { |entry, id| entry.id = id }
+            @ids.synchronize { entries.each { |entry| entry.id = next_id } }
+            replies = client.pipelined(exception: false) do |pipe|
+              entries.each { |entry| pipe.call_v(["XADD", @stream, entry.id, *wire_fields(entry)]) }
+            end
+            entries = behind(client, entries, replies)
+          end
+          raise RedisClient::CommandError, "the items stream's ids stay ahead of the pool's" unless entries.empty?
         end
 
         private
+
+        # A stream id above every one this pool gave: "<ms>-<seq>", on the
+        # caller's clock, and never backwards.
+        def next_id
+          ms = [(Process.clock_gettime(Process::CLOCK_REALTIME) * 1000).to_i, @last_ms].max
+          @sequence = ms == @last_ms ? @sequence + 1 : 0
+          @last_ms = ms
+          "#{ms}-#{@sequence}"
+        end
+
+        # The entries the stream refused because someone else added an entry
+        # with a later id: the next ids start after the stream's last one.
+        # Any other error is raised.
+        def behind(client, entries, replies)
+          refused = entries.zip(replies).select { |_, reply| reply.is_a?(StandardError) }
+          return [] if refused.empty?
+
+          refused.each { |pair| raise pair.last unless pair.last.message.include?("equal or smaller") }
+          last = client.call("XINFO", "STREAM", @stream).fetch("last-generated-id")
+          @ids.synchronize { @last_ms, @sequence = last.split("-").map(&:to_i) }
+          refused.map(&:first)
+        end
+
+        # The fields as they travel: the signature, over the entry's id too, last.
+        def wire_fields(entry)
+          fields = entry.fields.flatten
+          return fields unless @codec.signer
+
+          [*fields, "s", @codec.signer.sign(Signer.entry_parts(@stream, @handler, entry.id, entry.fields))]
+        end
 
         def spans(total, slots)
           spans = []
@@ -95,8 +128,7 @@ module Heddle
                      "p" => @codec.dump_items(ticket.job.items[from...to]), "e" => @codec.tag }
           fields["t"] = @item_timeout.to_s if @item_timeout
           fields["x"] = "1" if ticket.job.fail_fast?
-          fields["s"] = @codec.signer.sign(self.class.signed_parts(@pool, @handler, fields)) if @codec.signer
-          Ticket::Entry.new(nil, from, to, fields.flatten)
+          Ticket::Entry.new(nil, from, to, fields)
         end
 
         def unmarshalable(items, index, error)

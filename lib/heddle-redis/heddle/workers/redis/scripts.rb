@@ -28,38 +28,44 @@ module Heddle
           return 1
         LUA
 
-        # Worker, every beat: registers the worker, its slots and its handlers
-        # for ttl ms and forgets workers whose registration expired. KEYS:
-        # workers, slots, serves(handler)...; ARGV: worker, ttl ms, slots.
+        # Worker, every beat: registers the worker, its slots, its secret's
+        # fingerprint and its handlers for ttl ms and forgets workers whose
+        # registration expired. KEYS: workers, slots, fingerprints,
+        # serves(handler)...; ARGV: worker, ttl ms, slots, fingerprint.
         REGISTER = Script.new(<<~LUA)
           #{NOW}
           local ttl = tonumber(ARGV[2])
           for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do
             redis.call('HDEL', KEYS[2], id)
+            redis.call('HDEL', KEYS[3], id)
           end
           redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
           redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
           redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-          for i = 3, #KEYS do
+          redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+          for i = 4, #KEYS do
             redis.call('ZADD', KEYS[i], now + ttl, ARGV[1])
             redis.call('PEXPIRE', KEYS[i], ttl)
           end
-          redis.call('PEXPIRE', KEYS[1], ttl)
-          redis.call('PEXPIRE', KEYS[2], ttl)
+          for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ttl) end
           return now
         LUA
 
         # Caller: who could run the pool's items. KEYS: workers,
-        # serves(handler), slots. Returns [live workers, workers that know the
-        # handler, their slots].
+        # serves(handler), slots, fingerprints. Returns [live workers,
+        # workers that know the handler, their slots, their fingerprints].
         SERVERS = Script.new(<<~LUA)
           #{NOW}
           redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
           local alive = redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf')
           local serving = redis.call('ZRANGE', KEYS[2], 0, -1)
           local slots = 0
-          for _, id in ipairs(serving) do slots = slots + tonumber(redis.call('HGET', KEYS[3], id) or '1') end
-          return {alive, serving, slots}
+          local prints = {}
+          for _, id in ipairs(serving) do
+            slots = slots + tonumber(redis.call('HGET', KEYS[3], id) or '1')
+            prints[#prints + 1] = redis.call('HGET', KEYS[4], id) or ''
+          end
+          return {alive, serving, slots, prints}
         LUA
 
         # Worker, every beat: the live pools of all its handlers, with their
@@ -87,34 +93,39 @@ module Heddle
         # wins (HSETNX); the batch goes to the results stream with the indices
         # that won, and the entry is acknowledged when it is done. KEYS: won,
         # results, items; ARGV: ttl ms, worker, job, blob, entry id, "1" to
-        # ack it, group, signature ("" for none), indices... Returns how
-        # many results lost (late); -1
-        # when the pool is gone, -2 when the entry was deleted (its job is
-        # over: a failed map, a timeout): the worker stops running it.
+        # ack it, group, signature ("" for none), consumer, indices...
+        # Returns how many results lost (late); -1 when the pool is gone, -2
+        # when the entry was deleted (its job is over: a failed map, a
+        # timeout), -3 when another consumer took the entry (this one was
+        # taken for dead): nothing is delivered, and the worker stops running it.
         DELIVER = Script.new(<<~LUA)
-          if ARGV[6] == '1' then redis.call('XACK', KEYS[3], ARGV[7], ARGV[5]) end
           if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+          if #redis.call('XPENDING', KEYS[3], ARGV[7], ARGV[5], ARGV[5], 1, ARGV[9]) == 0 then return -3 end
+          if ARGV[6] == '1' then redis.call('XACK', KEYS[3], ARGV[7], ARGV[5]) end
           if #redis.call('XRANGE', KEYS[3], ARGV[5], ARGV[5]) == 0 then return -2 end
           local won = {}
-          for i = 9, #ARGV do
+          for i = 10, #ARGV do
             if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[2]) == 1 then won[#won + 1] = ARGV[i] end
           end
           redis.call('PEXPIRE', KEYS[1], ARGV[1])
           if #won > 0 then
             redis.call('XADD', KEYS[2], '*', 'j', ARGV[3], 'a', table.concat(won, ','), 'p', ARGV[4], 's', ARGV[8])
           end
-          return #ARGV - 8 - #won
+          return #ARGV - 9 - #won
         LUA
 
         # Worker, every beat: this process (a worker, or a lane process of
         # one) lives for ttl ms more; its entries are taken over once it
-        # stops saying so. KEYS: alive; ARGV: node id, ttl ms.
+        # stops saying so. KEYS: alive; ARGV: node id, ttl ms. Returns when
+        # it was to count as dead until now, or -1 when it was not listed:
+        # a time before now means others may have taken its entries.
         ALIVE = Script.new(<<~LUA)
           #{NOW}
+          local before = redis.call('ZSCORE', KEYS[1], ARGV[1])
           redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
           redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
           redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 10)
-          return now
+          return {now, before and tonumber(before) or -1}
         LUA
 
         # Lane: takes one entry from a consumer whose process is no longer

@@ -7,10 +7,11 @@ module Heddle
       # the entries that carry its items, and which indices have been
       # reported. Workers' results arrive in batches; an index is reported
       # once, whatever Redis delivers (the server already lets only the first
-      # result of an index through; this is the caller's own guard).
+      # result of an index through; this is the caller's own guard), and
+      # only an index of the job is.
       class Ticket
         # One stream entry: its id, the range of item indices it carries, and
-        # its fields (kept to publish it again if Redis loses it).
+        # its fields, unsigned (kept to publish it again if Redis loses it).
         Entry = Struct.new(:id, :from, :to, :fields)
 
         # @return [Job]
@@ -34,32 +35,21 @@ module Heddle
         # @return [Boolean] whether the job needs nothing more
         def finished? = @job.finished?
 
-        # Reports a batch of results from a worker.
-        # @param accepted [Array<Integer>] the indices whose results won on the server
+        # Reports a batch of results from a worker: the first result of each
+        # index wins (the server lets the first through already, and adds
+        # batches in that order). A result naming an index outside the job
+        # is not the job's: it is skipped and counted.
         # @param results [Array<(Integer, Integer, Object)>] [index, Codec kind, data]
-        # @return [void]
-        def deliver(accepted, results)
-          wanted = accepted.to_h { |index| [index, true] }
+        # @return [Integer] how many results named an index outside the job
+        def deliver(results)
+          outside = 0
           results.each do |index, kind, data|
-            next unless wanted[index] && take(index)
+            next outside += 1 unless index.between?(0, @reported.size - 1)
+            next unless take(index)
 
             kind == Codec::OK ? complete(index, data) : @job.fail(index, failure(index, data))
           end
-        end
-
-        # Fails the indices of a result batch that was rejected (a bad
-        # signature, bytes that do not decode): their errors say why.
-        # @param indices [Array<Integer>]
-        # @param why [String]
-        # @return [void]
-        def reject(indices, why)
-          indices.each do |index|
-            next unless index.between?(0, @reported.size - 1) && take(index)
-
-            item = @job.items[index]
-            @job.fail(index, RejectedEntryError.new("item #{Error.describe(item)} (index #{index}): the result " \
-                                                    "batch for it was rejected: #{why}", item: item, index: index))
-          end
+          outside
         end
 
         # Fails every index without a result (a lost connection, no worker).

@@ -145,6 +145,19 @@ class RedisOptionsTest < Minitest::Test
                  log.string)
   end
 
+  def test_a_handler_file_that_raises_while_loading_ends_the_worker_in_one_line_naming_it
+    { "boom.rb" => "Heddle.handler(:ok) { 1 }\nraise ArgumentError, 'bad config'", "typo.rb" => "def x(" }
+      .each do |name, text|
+        path = file(name, text)
+        bad = RedisFixture::Worker.new(server, requires: [path])
+        (@workers ||= []) << bad
+        assert_equal 1, bad.wait.exitstatus
+        assert_equal 1, bad.text.lines.size, "one line: #{bad.text}"
+        said = /raised while loading: (ArgumentError: bad config \(.*#{name}:2|SyntaxError)/
+        assert_match(/\Aheddle worker: --require #{Regexp.escape(path)} #{said}/, bad.text)
+      end
+  end
+
   def test_bad_limits_fail_at_the_call_and_at_a_workers_start
     error = assert_raises(ArgumentError) { redis_pool(:"test.square", server: server, limits: { digits: -1 }) }
     assert_match(/limits: digits must be an Integer from 1 to/, error.message)

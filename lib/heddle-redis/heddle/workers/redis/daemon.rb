@@ -75,7 +75,7 @@ module Heddle
         # @return [Integer] the exit status
         # @raise [ArgumentError] when the required files define no handler
         def run
-          @requires.each { |file| require File.expand_path(file) }
+          load_handlers
           @handlers = Handlers.names
           raise ArgumentError, "no handler is defined: --require a file that calls Heddle.handler(:name) { ... }" if
             @handlers.empty?
@@ -110,6 +110,19 @@ module Heddle
           @logger.warn("#{@config.redacted} closed the connection at start (#{e.message})#{hint}") unless hint.empty?
         ensure
           client&.close
+        end
+
+        # A file that raises while it loads (a typo, a missing constant, an
+        # ArgumentError of its own) ends the worker in one line naming the
+        # file and where, not with a backtrace or a usage message.
+        def load_handlers
+          @requires.each do |file|
+            require File.expand_path(file)
+          rescue StandardError, ScriptError => e
+            where = Array(e.backtrace).find { |line| line.include?(File.basename(file)) }
+            raise RefusedError, "--require #{file} raised while loading: #{e.class}: " \
+                                "#{e.message.lines.first.to_s.chomp}#{" (#{where})" if where}"
+          end
         end
 
         def log_start

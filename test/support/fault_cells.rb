@@ -2,6 +2,7 @@
 
 require "rbconfig"
 require_relative "worker_counts"
+require_relative "dropped_pools"
 require_relative "fault_matrix"
 require_relative "spawned_caller"
 require_relative "ensure_log"
@@ -18,6 +19,7 @@ require_relative "fork_promises"
 module FaultCells
   include WorkerCounts
   include FaultPromises
+  include DroppedPools
   include CallerPromises
   include ForkPromises
 

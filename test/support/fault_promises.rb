@@ -96,14 +96,5 @@ module FaultPromises
 
   def promise_map_timeout_workers_killed(backend, fault) = promise_map_timeout(backend, fault, ensured: 0)
 
-  def promise_collected(backend, _fault)
-    before = worker_counts
-    Thread.new do # a thread of its own: no stale stack slot keeps the pool
-      3.times do
-        pool = Heddle::Pool.new(worker: backend, size: 2) { |x| x }
-        assert_equal [1, 2], pool.map([1, 2])
-      end
-    end.join
-    assert_nothing_leaked(before, "3 dropped #{backend} pools")
-  end
+  def promise_collected(backend, _fault) = assert_dropped_pools_collected(backend)
 end

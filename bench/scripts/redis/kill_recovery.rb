@@ -11,8 +11,10 @@ require "socket"
 require "tmpdir"
 require "rbconfig"
 require "fileutils"
-$LOAD_PATH.unshift(File.expand_path("../../../lib/heddle", __dir__))
+roots = %w[heddle heddle-redis].map { |gem| File.expand_path("../../../lib/#{gem}", __dir__) }
+$LOAD_PATH.unshift(*roots)
 require "heddle"
+require "heddle/workers/redis"
 root = File.expand_path("../../..", __dir__)
 handlers = File.join(root, "test/support/redis_handlers.rb")
 require handlers
@@ -33,7 +35,7 @@ admin = RedisClient.config(url: url).new_client
 wait.call("redis") { admin.call("PING") rescue nil } # rubocop:disable Style/RescueModifier -- not up yet
 start_worker = lambda do
   log = File.join(dir, "w#{rand(1 << 30)}.log")
-  pid = Process.spawn(RbConfig.ruby, "-I#{root}/lib/heddle", "#{root}/exe/heddle", "worker", "--redis", url,
+  pid = Process.spawn(RbConfig.ruby, *roots.flat_map { |r| ["-I", r] }, "#{root}/exe/heddle", "worker", "--redis", url,
                       "--require", handlers, %i[out err] => log)
   wait.call("worker #{pid}") { File.exist?(log) && File.read(log).include?("serving") }
   pid

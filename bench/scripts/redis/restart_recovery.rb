@@ -19,8 +19,10 @@ require "socket"
 require "tmpdir"
 require "rbconfig"
 require "fileutils"
-$LOAD_PATH.unshift(File.expand_path("../../../lib/heddle", __dir__))
+roots = %w[heddle heddle-redis].map { |gem| File.expand_path("../../../lib/#{gem}", __dir__) }
+$LOAD_PATH.unshift(*roots)
 require "heddle"
+require "heddle/workers/redis"
 root = File.expand_path("../../..", __dir__)
 handlers = File.join(root, "test/support/redis_handlers.rb")
 require handlers
@@ -72,7 +74,7 @@ wait.call("the AOF rewrite") { admin.call("INFO", "persistence")[/aof_rewrite_in
 admin.close
 start_worker = lambda do
   log = File.join(dir, "w#{rand(1 << 30)}.log")
-  pid = Process.spawn(RbConfig.ruby, "-I#{root}/lib/heddle", "#{root}/exe/heddle", "worker", "--redis", url,
+  pid = Process.spawn(RbConfig.ruby, *roots.flat_map { |r| ["-I", r] }, "#{root}/exe/heddle", "worker", "--redis", url,
                       "--require", handlers, %i[out err] => log)
   workers << pid
   wait.call("worker #{pid}") { File.exist?(log) && File.read(log).include?("serving") }

@@ -234,6 +234,37 @@ module RedisFixture
       thread.value
     end
   end
+
+  # A redis-server of the test's own (a client to it in @client) and the
+  # workers it starts, stopped after each test; for tests that write to the
+  # pool's streams by hand.
+  module OwnServer
+    include TestHelpers
+
+    def setup
+      super
+      @server = Server.new.start
+      @client = @server.client
+      @workers = []
+    end
+
+    def teardown
+      super
+      @client&.close
+      @workers.each(&:destroy)
+      @server&.destroy
+    end
+
+    # @param args [Array<String>] the worker's options
+    # @return [Worker] started and serving
+    def worker(*args) = Worker.new(@server, args: args).tap { |w| @workers << w }.ready
+
+    # @return [Hash{Symbol => String}] the pool's key names
+    def keys(pool) = pool.instance_variable_get(:@backend).keys
+
+    # @return [Integer] the result batches the pool refused
+    def refusals(pool) = pool.instance_variable_get(:@backend).refusals
+  end
 end
 
 # After the tests, not at_exit: minitest/autorun runs the tests in an at_exit

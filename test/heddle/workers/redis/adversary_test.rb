@@ -8,31 +8,11 @@ require "heddle/workers/redis/daemon"
 # answer or raises a class of its choosing; with a secret, a forged,
 # edited or replayed entry runs nothing and fails no genuine item.
 class RedisAdversaryTest < Minitest::Test
-  include RedisFixture::TestHelpers
+  include RedisFixture::OwnServer
 
   SECRET = "another shared secret, 32 bytes!"
   # Exceptions a `rescue => e` does not catch; SystemExit would end the caller.
   UNCATCHABLE = %w[SystemExit Interrupt NoMemoryError SignalException SystemStackError].freeze
-
-  def setup
-    super
-    @server = RedisFixture::Server.new.start
-    @client = @server.client
-    @workers = []
-  end
-
-  def teardown
-    super
-    @client&.close
-    @workers.each(&:destroy)
-    @server&.destroy
-  end
-
-  def worker(*args) = RedisFixture::Worker.new(@server, args: args).tap { |w| @workers << w }.ready
-
-  def keys(pool) = pool.instance_variable_get(:@backend).keys
-
-  def refusals(pool) = pool.instance_variable_get(:@backend).refusals
 
   def path(name) = File.join(@server.dir, name)
 

@@ -8,27 +8,9 @@ require "test_helper"
 # (logged once), failing nothing; with a secret, unsigned and forged entries
 # are refused; Marshal runs only where both sides opted in by name.
 class RedisWireTest < Minitest::Test
-  include RedisFixture::TestHelpers
+  include RedisFixture::OwnServer
 
   SECRET = "a shared secret of 32 bytes, ok!"
-
-  def setup
-    super
-    @server = RedisFixture::Server.new.start
-    @client = @server.client
-    @workers = []
-  end
-
-  def teardown
-    super
-    @client&.close
-    @workers.each(&:destroy)
-    @server&.destroy
-  end
-
-  def worker(*args) = RedisFixture::Worker.new(@server, args: args).tap { |w| @workers << w }.ready
-
-  def keys(pool) = pool.instance_variable_get(:@backend).keys
 
   def trap_path(name) = File.join(@server.dir, name)
 
@@ -64,8 +46,6 @@ class RedisWireTest < Minitest::Test
   end
 
   def pending(pool) = @client.call("XPENDING", keys(pool)[:items], "heddle")[0]
-
-  def refusals(pool) = pool.instance_variable_get(:@backend).refusals
 
   def junk_entries(trap)
     [%w[x y], ["j", "99", "f", "0", "n", "1", "p", "\xFF\x00not json".b],

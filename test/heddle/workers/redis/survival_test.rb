@@ -79,8 +79,11 @@ class RedisSurvivalTest < Minitest::Test
     results = value_of(map)
     assert_equal items.map(&:first), results.map(&:first)
     a.signal("CONT")
+    # Dropped at delivery, or never made: a lane whose process was taken for
+    # dead drops the entry before its next item (with nothing to drop when it
+    # stopped just after a delivery).
     RedisFixture.wait_for("the stopped worker's late results to be dropped") do
-      a.text.match?(/dropped.*the map is over|the map is over/) || a.text.match?(/\d+ dropped/)
+      a.text.match?(/the map is over|\d+ dropped|taken over: this worker was taken for dead/)
     end
     RedisFixture.wait_for("the other worker to log the entry it took over") { b.text.include?("taken over") }
     assert_equal [[0, 0.0], [1, 0.0]].map(&:first), pool.map([[0, 0.0], [1, 0.0]]).map(&:first)

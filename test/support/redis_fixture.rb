@@ -264,6 +264,22 @@ module RedisFixture
 
     # @return [Integer] the result batches the pool refused
     def refusals(pool) = pool.instance_variable_get(:@backend).refusals
+
+    # @return [Thread] running the block, its error kept for {#outcome}
+    def in_thread(&)
+      thread = Thread.new(&)
+      thread.report_on_exception = false
+      thread
+    end
+
+    # @return [Object, StandardError] the thread's value or error; fails the test on a hang
+    def outcome(thread)
+      raise Minitest::Assertion, "the map did not end: a hang" unless thread.join(WAIT)
+
+      thread.value
+    rescue StandardError => e
+      e
+    end
   end
 end
 

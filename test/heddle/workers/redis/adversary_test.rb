@@ -23,20 +23,6 @@ class RedisAdversaryTest < Minitest::Test
                  "p", JSON.generate(triples))
   end
 
-  def in_thread(&)
-    thread = Thread.new(&)
-    thread.report_on_exception = false
-    thread
-  end
-
-  def outcome(thread)
-    raise Minitest::Assertion, "the map did not end: a hang" unless thread.join(RedisFixture::WAIT)
-
-    thread.value
-  rescue StandardError => e
-    e
-  end
-
   def runs(log) = File.exist?(log) ? File.read(log).lines.size : 0
 
   def test_a_forged_result_for_an_index_outside_the_map_changes_nothing

@@ -31,19 +31,7 @@ class RedisWireTest < Minitest::Test
 
   def forge_result(pool, fields) = @client.call("XADD", keys(pool)[:results], "*", *fields)
 
-  def map_in_thread(pool, items, **options)
-    thread = Thread.new { pool.map(items, **options) }
-    thread.report_on_exception = false
-    thread
-  end
-
-  def outcome(thread)
-    raise Minitest::Assertion, "the map did not end: a hang" unless thread.join(RedisFixture::WAIT)
-
-    thread.value
-  rescue StandardError => e
-    e
-  end
+  def map_in_thread(pool, items, **options) = in_thread { pool.map(items, **options) }
 
   def pending(pool) = @client.call("XPENDING", keys(pool)[:items], "heddle")[0]
 

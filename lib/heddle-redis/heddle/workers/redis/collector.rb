@@ -94,12 +94,12 @@ module Heddle
           fields = fields.each_slice(2).to_h
           ticket = @backend.ticket(fields["j"].to_i) or return
           why = forged(fields)
-          return refuse(why) if why
+          return @backend.refused(why) if why
 
           outside = ticket.deliver(@backend.codec.load_batch(fields["p"]))
-          refuse("#{outside} of its results name an index outside job #{fields['j']}") if outside.positive?
+          @backend.refused("#{outside} of its results name an index outside job #{fields['j']}") if outside.positive?
         rescue Codec::DecodeError => e
-          refuse("it does not decode as #{@backend.codec.format} (#{e.message})")
+          @backend.refused("it does not decode as #{@backend.codec.format} (#{e.message})")
         end
 
         # Why a batch's signature is wrong, or nil when right (or no secret is set).
@@ -109,10 +109,6 @@ module Heddle
 
           "its signature is #{fields['s'].to_s.empty? ? 'missing' : 'wrong'} (written by a worker without this " \
             "pool's secret, or by someone else)"
-        end
-
-        def refuse(why)
-          @backend.refused(why)
         end
 
         def periodic

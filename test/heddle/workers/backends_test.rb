@@ -70,8 +70,8 @@ class WorkersBackendsTest < Minitest::Test
                                       "-e", WITHOUT_REDIS_GEM)
     assert status.success?, err
     assert_empty err
-    line = "worker: :redis needs the heddle-redis gem: add `gem \"heddle-redis\"` to your Gemfile and run " \
-           "`bundle install`\n"
+    line = "worker: :redis needs the heddle-redis gem: run `gem install heddle-redis`, or add " \
+           "`gem \"heddle-redis\"` to your Gemfile and run `bundle install`\n"
     assert_equal line * 2, out
   end
 

@@ -56,8 +56,8 @@ module Heddle
         rescue LoadError => e
           raise unless e.path == feature
 
-          raise LoadError, "worker: #{name.inspect} needs the #{gem} gem: add `gem \"#{gem}\"` to your Gemfile " \
-                           "and run `bundle install`"
+          raise LoadError, "worker: #{name.inspect} needs the #{gem} gem: run `gem install #{gem}`, or add " \
+                           "`gem \"#{gem}\"` to your Gemfile and run `bundle install`"
         end
       end
 

@@ -6,7 +6,7 @@ module Heddle
       # Opens connections to the Redis server through the redis-client gem
       # (the client Sidekiq 7 uses), an optional dependency of heddle: it is
       # required here, on first use of the Redis backend, with an error that
-      # says what to add to the Gemfile when it is missing.
+      # says how to install it when it is missing.
       module Client
         # Seconds to wait for a connection or a non-blocking reply: a server on
         # the network answers in milliseconds; longer means it is gone.
@@ -32,8 +32,9 @@ module Heddle
             require "redis-client"
             true
           rescue LoadError => e
-            raise LoadError, "worker: :redis and `heddle worker` need the redis-client gem: add " \
-                             "`gem \"redis-client\"` to your Gemfile and run `bundle install` (#{e.message})"
+            raise LoadError, "worker: :redis and `heddle worker` need the redis-client gem: run `gem install " \
+                             "redis-client`, or add `gem \"redis-client\"` to your Gemfile and run `bundle install` " \
+                             "(#{e.message})"
           end
 
           # @param url [Object]

@@ -51,6 +51,32 @@ class RedisSurvivalTest < Minitest::Test
     RedisFixture.wait_for("a batch done by #{worker.pid}") { worker.text.include?("done in") }
   end
 
+  # The pid of the victim's lane process, once it holds an entry of the pool.
+  def wait_for_lane_process(victim, pool)
+    client = @server.client
+    RedisFixture.wait_for("a lane process of worker #{victim.pid} to hold an entry") do
+      _count, _first, _last, owners = client.call("XPENDING", items_key(pool), "heddle")
+      Array(owners).map { |consumer, _| Integer(consumer.split(":")[-2]) }
+                   .find { |pid| pid != victim.pid && ProcStat.fields(pid)[1] == victim.pid.to_s }
+    end
+  ensure
+    client&.close
+  end
+
+  # kill -9 of the worker's main process; waits for its lane process to end with it.
+  def kill_main_process(victim, lane)
+    victim.signal("KILL")
+    victim.wait
+    RedisFixture.wait_for("lane process #{lane} to end with its main process") { ended?(lane) }
+  end
+
+  # Gone, or a zombie its new parent has not reaped yet.
+  def ended?(pid)
+    ProcStat.state(pid) == "Z"
+  rescue SystemCallError
+    true
+  end
+
   def test_a_worker_killed_mid_map_loses_no_item
     a, b = workers(2)
     pool = redis_pool(:"test.slow", server: @server)
@@ -67,6 +93,26 @@ class RedisSurvivalTest < Minitest::Test
     assert_empty results.map(&:last) - [a.pid, b.pid]
     # The survivor logs the entry it took over after delivering it: maybe after the map returned.
     RedisFixture.wait_for("the survivor to log the entry it took over") { b.text.include?("taken over (delivery 2)") }
+  end
+
+  # kill -9 of a `--worker process` worker's main process: its lane process
+  # ends too, without a line, and hands its entry back; the survivor logs
+  # taking it over. The items wait for a gate, so the lane is inside its entry
+  # when it ends, and a 600 s visibility timeout leaves only the hand-back
+  # and the lapsed heartbeat to move it.
+  def test_a_process_worker_killed_mid_map_ends_its_lanes_silently_and_the_survivor_takes_over
+    victim, = workers(1, args: %w[--worker process])
+    survivor, = workers(1)
+    pool = redis_pool(:"test.gate", server: @server, visibility_timeout: 600)
+    gate = File.join(@server.dir, "gate")
+    map = mapping(pool, [gate] * 6)
+    logged = victim.text
+    kill_main_process(victim, wait_for_lane_process(victim, pool))
+    File.write(gate, "")
+    assert_equal [true] * 6, value_of(map)
+    assert_equal logged, victim.text, "the killed worker's lane process logged nothing"
+    RedisFixture.wait_for("the survivor to log the entry it took over") { survivor.text.include?("taken over") }
+    assert_equal 1, survivor.text.scan("taken over (delivery 2)").size, survivor.text
   end
 
   def test_a_stopped_workers_late_results_are_dropped

@@ -35,7 +35,7 @@ module Heddle
         # Seconds a drain may take before running entries are handed back.
         DRAIN_TIMEOUT = 30
         # What the signal pipe carries: the first letter of each signal.
-        SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT", "O" => "the parent process ended" }.freeze
+        SIGNALS = { "T" => "SIGTERM", "I" => "SIGINT" }.freeze
 
         # The options that name a client certificate and its key.
         CLIENT_FILES = "--tls-cert-file/--tls-key-file"
@@ -193,11 +193,22 @@ module Heddle
         # the first drains, the next hands the running entries back.
         def watch(node, heartbeat, parent)
           signals = @signals.wait_readable(0.2) && @signals.read_nonblock(16, exception: false)
-          signals = "O" if parent && Process.ppid != parent && !node.draining?
+          orphaned(heartbeat) if parent && Process.ppid != parent
           return unless signals.is_a?(String)
 
           signals.each_char { |signal| act(node, SIGNALS[signal]) }
           heartbeat.wake_lanes
+        end
+
+        # The main process of a `--worker process` worker ended without
+        # stopping its lanes (kill -9, a crash): this lane process ends too,
+        # at once, as a thread lane would have, handing its running entry
+        # back for another worker to take over (the item it was in runs
+        # again). It logs nothing: a line from every lane process said only
+        # what the user had just done, under the dead process's pid.
+        def orphaned(heartbeat)
+          heartbeat.stop(release: true)
+          exit!(0)
         end
 
         def act(node, why)

@@ -31,14 +31,18 @@ module Heddle
           @slots = slots
           @directory = directory
           @stopping = false
+          @release = false
           @wake_lock = Mutex.new
           @thread = Workers.thread { run }
           @thread.name = "heddle worker heartbeat"
         end
 
         # Stops the thread and takes the registration back.
+        # @param release [Boolean] first hand the running entries back (idle
+        #   past any visibility timeout), for other workers to take at their next look
         # @return [void]
-        def stop
+        def stop(release: false)
+          @release = release
           @stopping = true
           @thread.join(Client::TIMEOUT + BEAT)
         end
@@ -64,6 +68,7 @@ module Heddle
           # the next beat.
           listen_first if @directory
           beat until @stopping
+          hand_back if @release
           unregister
         ensure
           @client&.close
@@ -132,10 +137,18 @@ module Heddle
           nil # the registration expires by itself
         end
 
-        def touch
+        def touch(idle = 0)
           @node.active.each do |(stream, consumer), ids|
-            Scripts::TOUCH.call(@client, [stream], [Keys::GROUP, consumer, 0, *ids])
+            Scripts::TOUCH.call(@client, [stream], [Keys::GROUP, consumer, idle, *ids])
           end
+        end
+
+        # After the last beat (so no touch of this thread undoes it); with
+        # Redis gone the entries are taken once this process's beat lapses.
+        def hand_back
+          touch(EntryRun::RELEASE_IDLE)
+        rescue RedisClient::Error
+          nil
         end
 
         # Waits for the next beat, or less when a pool is announced.

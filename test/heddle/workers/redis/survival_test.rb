@@ -112,7 +112,7 @@ class RedisSurvivalTest < Minitest::Test
     assert_equal [true] * 6, value_of(map)
     assert_equal logged, victim.text, "the killed worker's lane process logged nothing"
     RedisFixture.wait_for("the survivor to log the entry it took over") { survivor.text.include?("taken over") }
-    assert_equal 1, survivor.text.scan("taken over (delivery 2)").size, survivor.text
+    assert_equal 1, survivor.text.scan(/taken over \(delivery \d+\)/).size, survivor.text
   end
 
   def test_a_stopped_workers_late_results_are_dropped

@@ -207,7 +207,7 @@ module Heddle
         # again). It logs nothing: a line from every lane process said only
         # what the user had just done, under the dead process's pid.
         def orphaned(heartbeat)
-          heartbeat.stop(release: true)
+          heartbeat.hand_back
           exit!(0)
         end
 

@@ -31,20 +31,35 @@ module Heddle
           @slots = slots
           @directory = directory
           @stopping = false
-          @release = false
           @wake_lock = Mutex.new
           @thread = Workers.thread { run }
           @thread.name = "heddle worker heartbeat"
         end
 
         # Stops the thread and takes the registration back.
-        # @param release [Boolean] first hand the running entries back (idle
-        #   past any visibility timeout), for other workers to take at their next look
         # @return [void]
-        def stop(release: false)
-          @release = release
+        def stop
           @stopping = true
           @thread.join(Client::TIMEOUT + BEAT)
+        end
+
+        # For a process about to end without draining (a lane process whose
+        # main process died): hands its running entries back (idle past any
+        # visibility timeout) and takes it off the alive set, at once and from
+        # the calling thread (the beat thread may be waiting out a beat), so
+        # that other workers take the entries at their next look. A beat under
+        # way may touch them again: then they move once this process's beat
+        # lapses, as a killed worker's do.
+        # @return [void]
+        def hand_back
+          @stopping = true
+          @wake_lock.synchronize do
+            @wake_client ||= @node.connect
+            touch(@wake_client, EntryRun::RELEASE_IDLE)
+            @wake_client.call("ZREM", keys.alive, @node.id)
+          end
+        rescue RedisClient::Error
+          nil # the entries move once the beat lapses
         end
 
         # Wakes the lanes blocked in a read (the directory changed, or draining).
@@ -68,7 +83,6 @@ module Heddle
           # the next beat.
           listen_first if @directory
           beat until @stopping
-          hand_back if @release
           unregister
         ensure
           @client&.close
@@ -81,7 +95,7 @@ module Heddle
         def beat
           alive
           register if @slots
-          touch
+          touch(@client, 0)
           wake_lanes if @directory && @node.directory.refresh(@client)
           recovered
           listen
@@ -137,18 +151,12 @@ module Heddle
           nil # the registration expires by itself
         end
 
-        def touch(idle = 0)
+        # Sets the idle time of the entries the lanes run: 0 keeps them
+        # this worker's, past the visibility timeout hands them to others.
+        def touch(client, idle)
           @node.active.each do |(stream, consumer), ids|
-            Scripts::TOUCH.call(@client, [stream], [Keys::GROUP, consumer, idle, *ids])
+            Scripts::TOUCH.call(client, [stream], [Keys::GROUP, consumer, idle, *ids])
           end
-        end
-
-        # After the last beat (so no touch of this thread undoes it); with
-        # Redis gone the entries are taken once this process's beat lapses.
-        def hand_back
-          touch(EntryRun::RELEASE_IDLE)
-        rescue RedisClient::Error
-          nil
         end
 
         # Waits for the next beat, or less when a pool is announced.

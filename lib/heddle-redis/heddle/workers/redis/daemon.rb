@@ -28,7 +28,8 @@ module Heddle
       # or at a second signal, is handed back to the other workers at once
       # (its results so far delivered). Starting or stopping a worker at any
       # time loses nothing: entries of a worker that dies without draining
-      # are taken over after their pool's visibility timeout.
+      # are taken over once its heartbeat lapses. Lane processes end with
+      # their main process, handing their entries back.
       class Daemon
         # Lane kinds, by `--worker`.
         KINDS = %i[thread fiber process].freeze

@@ -237,7 +237,21 @@ module Heddle
         start, finish = span_range(choices, index)
         return delete_siblings(choices, index) || true if consider([cut(choices.values, start, finish)])
 
-        consider([cut_and_step(choices, start, finish)])
+        consider([cut_and_step(choices, start, finish), cut_from_full(choices, index)].compact)
+      end
+
+      # A collection at its max length has no "no more" after its last
+      # element: with one element deleted, its replay would read one more
+      # "another?" from what follows. The deletion with a "no more" put
+      # where the collection ends (the end of its run of elements), or nil
+      # when a "no more" is there already.
+      def cut_from_full(choices, index)
+        start, finish = span_range(choices, index)
+        last = sibling_ends(choices, index).last
+        return nil if stop?(choices, last)
+
+        values = cut(choices.values, start, finish)
+        values.insert(last - (finish - start), 0)
       end
 
       # An element deleted while every number after it steps one toward its
@@ -301,11 +315,14 @@ module Heddle
         !amount.zero? && consider(partners.filter_map { |j| merged(choices, j, amount, start, finish) })
       end
 
-      # The values with amount added at position and start...finish deleted; nil out of range.
+      # The values with amount added at position and start...finish deleted.
+      # A sum past the range wraps around it, as fixed-width arithmetic
+      # does: a 16-bit list `[1, 32767]` becomes `[-32768]`, the same sum
+      # to a property that adds as shorts do (bound5 with jqwik's lists).
       def merged(choices, position, amount, start, finish)
-        value = choices.values[position] + amount
-        return nil unless value.between?(choices.mins[position], choices.maxs[position])
-
+        min = choices.mins[position]
+        width = choices.maxs[position] - min + 1
+        value = min + ((choices.values[position] + amount - min) % width)
         cut(with(choices.values, position => value), start, finish)
       end
 

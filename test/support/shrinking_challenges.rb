@@ -3,11 +3,11 @@
 require "heddle/check"
 
 # The Shrinking Challenge (github.com/jlink/shrinking-challenge,
-# challenges/*.md) written with Heddle::Check's public API: 15 rows, each a
+# challenges/*.md) written with Heddle::Check's public API: 16 rows, each a
 # property that fails, the counterexample the challenge calls minimal, and
 # a test of a counterexample against it. Where the ports differ, a row is
 # written as the port that shrinks best writes it and, named after the
-# library, as its users write it (bound5_jqwik, binheap_bind). Used by
+# library, as its users write it (bound5_jqwik, calculator_jqwik, binheap_bind). Used by
 # test/heddle/check/shrinking_challenge_test.rb and by
 # bench/scripts/check/shrinking_challenge.rb (which also runs the pbt ports).
 #
@@ -22,9 +22,9 @@ module ShrinkingChallenges
   Row = Struct.new(:name, :minimum, :build, :minimal, :options, keyword_init: true)
 
   # The rows, in the challenge's order, each natural form after its row.
-  NAMES = %i[bound5 bound5_jqwik large_union_list reverse calculator lengthlist difference_must_not_be_zero
-             difference_must_not_be_small difference_must_not_be_one binheap binheap_bind coupling deletion
-             distinct nestedlists].freeze
+  NAMES = %i[bound5 bound5_jqwik large_union_list reverse calculator calculator_jqwik lengthlist
+             difference_must_not_be_zero difference_must_not_be_small difference_must_not_be_one binheap
+             binheap_bind coupling deletion distinct nestedlists].freeze
 
   # @return [Array<Row>]
   def self.rows = NAMES.map { |name| public_send(name) }

@@ -9,6 +9,26 @@ module ShrinkingChallenges
             build: ->(calls) { counted(calls, expression) { |e| !div_subterms?(e) || evaluate(e) } })
   end
 
+  # calculator as jqwik's port writes it (CalculatorProperties.java):
+  # `lazyOf` of three integer suppliers and the two operators, so 3 : 1 : 1,
+  # run 1000 times, jqwik's default tries (at 100 runs about 7 seeds in
+  # 100 find no failure).
+  def self.calculator_jqwik
+    calculator.tap do |row|
+      row.name = "calculator_jqwik"
+      row.build = ->(calls) { counted(calls, jqwik_expression) { |e| !div_subterms?(e) || evaluate(e) } }
+      row.options = { runs: 1000 }
+    end
+  end
+
+  def self.jqwik_expression
+    expression = nil
+    expression = C.lazy do
+      C.frequency([3, C.integer], [1, C.tuple(C.constant("+"), expression, expression)],
+                  [1, C.tuple(C.constant("/"), expression, expression)])
+    end
+  end
+
   def self.expression
     recursive do |inner|
       next C.integer unless inner

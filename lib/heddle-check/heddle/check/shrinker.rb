@@ -416,19 +416,41 @@ module Heddle
         while i < current.span_starts.size
           choices = current
           ends = sibling_ends(choices, i)
-          reorder_run(choices, [choices.span_starts[i], *ends[0..-2]], ends) if ends.size > 1
+          reorder_run(choices, i, [choices.span_starts[i], *ends[0..-2]], ends) if ends.size > 1
           i += 1
         end
       end
 
-      def reorder_run(choices, starts, ends)
+      def reorder_run(choices, index, starts, ends)
         keys = starts.zip(ends).map { |s, e| Order.slice_key(choices, s, e) }
         slices = starts.zip(ends).map { |s, e| choices.values[s...e] }
+        swapped = swaps(choices, starts, ends, slices, keys)
+        proposals = [sorted_run(choices, starts, ends, slices, keys), *swapped].compact
+        return if proposals.empty? || consider(proposals) || choices.span_elements[index]
+
+        consider(swapped.flat_map { |values| with_descendants(choices, index, values, starts.first, ends.last) })
+      end
+
+      # The run sorted simplest first, or nil when it is sorted.
+      def sorted_run(choices, starts, ends, slices, keys)
         order = (0...slices.size).sort_by { |k| [keys[k], k] }
-        proposals = []
-        proposals << splice_run(choices, starts, ends, order.map { |k| slices[k] }) unless order == order.sort
-        proposals.concat(swaps(choices, starts, ends, slices, keys))
-        consider(proposals) unless proposals.empty?
+        splice_run(choices, starts, ends, order.map { |k| slices[k] }) unless order == order.sort
+      end
+
+      # A swap that passed alone, each time with one other span of the
+      # run's label (before or after the run) replaced by its smallest
+      # descendant: in a heap `(0, (1), (0, (1), (0)))` the subtrees
+      # `(1), (0)` are in order only once the first `(1)` is gone, giving
+      # `(0, nil, (0, (0), (1)))`.
+      def with_descendants(choices, index, values, first, last)
+        label = choices.span_labels[index]
+        choices.span_labels.each_index.filter_map do |other|
+          start, finish = span_range(choices, other)
+          next unless choices.span_labels[other].eql?(label) && (finish <= first || start >= last)
+          next unless (inner = descendants(choices, other).last)
+
+          values[0, start] + choices.values[choices.span_starts[inner]...choices.span_ends[inner]] + values[finish..]
+        end
       end
 
       # Each pair of neighbours out of order, swapped.

@@ -288,10 +288,11 @@ module Heddle
       end
 
       # Whether other starts at start and is drawn like index (same label,
-      # both elements or both not).
+      # both elements of one collection or both not elements).
       def sibling?(choices, index, other, start)
         other < choices.span_starts.size && choices.span_starts[other] == start &&
           choices.span_elements[other] == choices.span_elements[index] &&
+          choices.span_collections[other] == choices.span_collections[index] &&
           choices.span_labels[other].eql?(choices.span_labels[index])
       end
 

@@ -30,7 +30,8 @@ module Heddle
                   minimize_choices minimize_duplicates lower_pairs redistribute reorder_spans permute_spans].freeze
       # Replays remembered, so a pass that asks about the same sequence twice replays it once.
       REPLAYS = 4096
-      # Labels with more spans than this are not permuted: the pass is cubic.
+      # Labels with more spans than this are not permuted (the pass is cubic),
+      # nor tried in swaps with a replacement (quadratic).
       PERMUTABLE = 12
       # Values up to this far above their target also try the values below it.
       SMALL = 16
@@ -445,12 +446,15 @@ module Heddle
       # `(0, nil, (0, (0), (1)))`.
       def with_descendants(choices, index, values, first, last)
         label = choices.span_labels[index]
-        choices.span_labels.each_index.filter_map do |other|
-          start, finish = span_range(choices, other)
-          next unless choices.span_labels[other].eql?(label) && (finish <= first || start >= last)
-          next unless (inner = descendants(choices, other).last)
+        alike = choices.span_labels.each_index.select { |other| choices.span_labels[other].eql?(label) }
+        return [] if alike.size > PERMUTABLE
 
-          values[0, start] + choices.values[choices.span_starts[inner]...choices.span_ends[inner]] + values[finish..]
+        alike.filter_map do |other|
+          start, finish = span_range(choices, other)
+          next unless (finish <= first || start >= last) && (inner = descendants(choices, other).last)
+
+          from, to = span_range(choices, inner)
+          values[0, start] + choices.values[from...to] + values[finish..]
         end
       end
 

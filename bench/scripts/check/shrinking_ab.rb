@@ -9,7 +9,8 @@
 #   bundle exec ruby bench/scripts/check/shrinking_ab.rb OLD_LIB [NEW_LIB] [--trials 7] [--rows reverse,distinct]
 #
 # (make OLD_LIB with `git worktree add /tmp/heddle-old <commit>`; NEW_LIB
-# defaults to this tree's lib.) The rows are this tree's
+# defaults to this tree's lib. A lib with one folder per gem, lib/heddle and
+# lib/heddle-check, puts both on the load path.) The rows are this tree's
 # test/support/shrinking_challenges.rb, run on either lib.
 require "json"
 require "open3"
@@ -23,7 +24,13 @@ OptionParser.new do |o|
   o.on("--rows LIST", Array) { |r| options[:rows] = r }
 end.parse!
 old_lib = File.expand_path(ARGV.fetch(0))
-new_lib = File.expand_path(ARGV.fetch(1, File.join(root, "lib/heddle")))
+new_lib = File.expand_path(ARGV.fetch(1, File.join(root, "lib")))
+
+# The -I options for a lib: its gems' folders, or itself in the one-gem layout.
+def load_path(lib)
+  gems = %w[heddle heddle-check].map { |name| File.join(lib, name) }
+  (gems.all? { |dir| File.directory?(dir) } ? gems : [lib]).flat_map { |dir| ["-I", dir] }
+end
 
 child = <<~RUBY
   require "json"
@@ -46,7 +53,7 @@ options[:trials].times do |trial|
   [old_lib, new_lib].shuffle.each do |lib|
     # Without Bundler: it would put this tree's lib on the path of both.
     clean = { "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_SETUP" => nil, "RUBYLIB" => nil }
-    output, status = Open3.capture2(clean, RbConfig.ruby, "-I", lib, "-e", child)
+    output, status = Open3.capture2(clean, RbConfig.ruby, *load_path(lib), "-e", child)
     raise "trial #{trial} on #{lib} failed" unless status.success?
 
     results[lib] << JSON.parse(output)

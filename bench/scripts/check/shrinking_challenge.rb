@@ -8,9 +8,10 @@
 #
 #   bundle exec ruby -Itest bench/scripts/check/shrinking_challenge.rb [--seeds 100] [--rows a,b] [--no-pbt]
 #
-# The heddle rows are test/support/shrinking_challenges.rb (the test's), then
-# two variants the test does not assert (bound5 and binheap with jqwik's
-# generators). An older heddle (before `lazy`) runs calculator and binheap
+# The heddle rows are test/support/shrinking_challenges.rb (the test's),
+# natural forms included (bound5_jqwik, binheap_bind). The last table sets
+# heddle's and pbt's shares beside what the challenge repository reports for
+# Hypothesis, jqwik and fast-check (REPORTED below). An older heddle (before `lazy`) runs calculator and binheap
 # unrolled to depth 6: `-I /tmp/heddle-old/lib` with that tree's checkout.
 # pbt 0.7.0 has no bind, no one_of over arbitraries and no recursion, so
 # calculator, lengthlist and binheap have no pbt port.
@@ -57,7 +58,7 @@ module PbtChallenges
     bound5 = ->(max) { ->(c) { Pbt.property(Pbt.tuple(*[bounded.call(max)] * 5)) { |p| check(c, sc.sum16(p.flatten) < 5 * 256) } } }
     {
       "bound5" => bound5.call(1),
-      "bound5 (jqwik's lists of up to 10)" => bound5.call(10),
+      "bound5_jqwik" => bound5.call(10),
       "large_union_list" => ->(c) { Pbt.property(Pbt.array(Pbt.array(Pbt.integer))) { |l| check(c, l.flatten.uniq.size < 5) } },
       "reverse" => ->(c) { Pbt.property(Pbt.array(Pbt.integer)) { |l| check(c, l.reverse == l) } },
       "difference_must_not_be_zero" => difference(:zero?.to_proc),
@@ -119,23 +120,89 @@ def summarize(name, outcomes)
          misses.join(" ; "))
 end
 
+# What github.com/jlink/shrinking-challenge (commit 0c1d56c) reports for
+# the three libraries, each on its own port, as the share of its runs that
+# ended on the row's minimum (the rows' `minimal` tests applied to the
+# reports' results; "normalises" in a report is 100%), and the report's
+# file. nil: no port. Hypothesis's bound5 port uses lists of at most one
+# element; jqwik's and fast-check's lists of up to 10 (bound5_jqwik).
+# jqwik's calculator and binheap are the _jqwik and _bind rows.
+REPORTED = {
+  "bound5" => { "Hypothesis" => ["100%", "pbt-libraries/hypothesis/challenges/bound5.md"] },
+  "bound5_jqwik" => { "jqwik" => ["11%", "pbt-libraries/jqwik/reports/bound5.md"],
+                      "fast-check" => ["0%", "pbt-libraries/fast-check/reports/bound5.json"] },
+  "large_union_list" => { "Hypothesis" => ["100%", "pbt-libraries/hypothesis/challenges/large_union_list.md"],
+                          "jqwik" => ["48%", "pbt-libraries/jqwik/reports/large_union_list.md"],
+                          "fast-check" => ["22%", "pbt-libraries/fast-check/reports/large_union_list.json"] },
+  "reverse" => { "Hypothesis" => ["100%", "pbt-libraries/hypothesis/challenges/reverse.md"],
+                 "jqwik" => ["100%", "pbt-libraries/jqwik/reports/reverse.md"],
+                 "fast-check" => ["49% (50% [0, -1])", "pbt-libraries/fast-check/reports/reverse.md"] },
+  "calculator" => { "Hypothesis" => ["100%", "pbt-libraries/hypothesis/challenges/calculator.md"],
+                    "fast-check" => ["0% (17% (/ 0 (/ 0 -1)))", "pbt-libraries/fast-check/reports/calculator.md"] },
+  "calculator_jqwik" => { "jqwik" => ["0% (98% (/ 0 (/ 0 1)))", "pbt-libraries/jqwik/reports/calculator.md"] },
+  "lengthlist" => { "Hypothesis" => ["100%", "pbt-libraries/hypothesis/challenges/lengthlist.md"],
+                    "jqwik" => ["100%", "pbt-libraries/jqwik/reports/lengthlist.md"],
+                    "fast-check" => ["24%", "pbt-libraries/fast-check/reports/lengthlist.md"] },
+  "difference_must_not_be_zero" => { "jqwik" => ["100%",
+                                                 "pbt-libraries/jqwik/reports/difference_must_not_be_zero.md"] },
+  "difference_must_not_be_small" => { "jqwik" => ["100% of 98 found",
+                                                  "pbt-libraries/jqwik/reports/difference_must_not_be_small.md"] },
+  "difference_must_not_be_one" => { "jqwik" => ["69% of 55 found",
+                                                "pbt-libraries/jqwik/reports/difference_must_not_be_one.md"] },
+  "binheap_bind" => { "jqwik" => ["8% (7% its mirror)", "pbt-libraries/jqwik/reports/binheap.md"] },
+  "coupling" => { "jqwik" => ["100%", "pbt-libraries/jqwik/reports/coupling.md"],
+                  "fast-check" => ["35%", "pbt-libraries/fast-check/reports/coupling.md"] },
+  "deletion" => { "jqwik" => ["100%", "pbt-libraries/jqwik/reports/deletion.md"],
+                  "fast-check" => ["67% of 54 found", "pbt-libraries/fast-check/reports/deletion.md"] },
+  "distinct" => { "jqwik" => ["100%", "pbt-libraries/jqwik/reports/distinct.md"],
+                  "fast-check" => ["77%", "pbt-libraries/fast-check/reports/distinct.json"] },
+  "nestedlists" => { "jqwik" => ["100%", "pbt-libraries/jqwik/reports/nestedlists.md"],
+                     "fast-check" => ["0%", "pbt-libraries/fast-check/reports/nestedlists.json"] }
+}.freeze
+LIBRARIES = %w[Hypothesis jqwik fast-check].freeze
+
+def share(outcomes) = format("%d%%", 100 * outcomes.count { |o| o[:minimal] } / outcomes.size)
+
+def reported(name, library)
+  figure, = REPORTED.dig(name, library)
+  figure || "no port"
+end
+
 header = "| row | found | minimal | shrink steps | evaluations per shrink | ms per check (wall) | CPU ms | misses (first 2) |"
 puts "Ruby #{RUBY_VERSION}#{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? ' --yjit' : ''}, " \
      "seeds 1..#{options[:seeds]}, heddle at #{`git rev-parse --short HEAD`.strip}"
-rows = ShrinkingChallenges.rows + ShrinkingChallenges.variants
+rows = ShrinkingChallenges.rows
 rows = rows.select { |r| options[:rows].include?(r.name) } if options[:rows]
+shares = Hash.new { |h, k| h[k] = {} }
 puts "\nheddle", header, "|---|---|---|---|---|---|---|---|"
 rows.each do |row|
-  puts summarize(row.name, (1..options[:seeds]).map { |seed| ShrinkingChallenges.run(row, seed) })
+  outcomes = (1..options[:seeds]).map { |seed| ShrinkingChallenges.run(row, seed) }
+  shares[row.name]["heddle"] = share(outcomes)
+  puts summarize(row.name, outcomes)
   $stdout.flush
 end
-exit unless options[:pbt] && PbtChallenges.load
+if options[:pbt] && PbtChallenges.load
+  puts "\npbt #{Pbt::VERSION}", header, "|---|---|---|---|---|---|---|---|"
+  ports = PbtChallenges.ports
+  rows.each do |row|
+    next puts("| #{row.name} | no port: pbt 0.7.0 has no bind, no one_of over arbitraries, no recursion |") unless ports[row.name]
 
-puts "\npbt #{Pbt::VERSION}", header, "|---|---|---|---|---|---|---|---|"
-ports = PbtChallenges.ports
+    outcomes = (1..options[:seeds]).map { |seed| PbtChallenges.run(ports[row.name], row, seed) }
+    shares[row.name]["pbt"] = share(outcomes)
+    puts summarize(row.name, outcomes)
+    $stdout.flush
+  end
+end
+
+puts "\nShare of seeds ending on the minimum: heddle and pbt measured here (seeds 1..#{options[:seeds]}), " \
+     "the others as github.com/jlink/shrinking-challenge reports them (100 runs each, on their own ports)"
+puts "| row | heddle-check | pbt #{defined?(Pbt::VERSION) ? Pbt::VERSION : '(not run)'} | #{LIBRARIES.join(' | ')} |",
+     "|---|---:|---:|---:|---:|---:|"
 rows.each do |row|
-  next puts("| #{row.name} | no port: pbt 0.7.0 has no bind, no one_of over arbitraries, no recursion |") unless ports[row.name]
-
-  puts summarize(row.name, (1..options[:seeds]).map { |seed| PbtChallenges.run(ports[row.name], row, seed) })
-  $stdout.flush
+  measured = [shares[row.name]["heddle"], shares[row.name]["pbt"] || "no port"]
+  puts "| #{row.name} | #{[*measured, *LIBRARIES.map { |l| reported(row.name, l) }].join(' | ')} |"
+end
+puts "\nReports, per row (github.com/jlink/shrinking-challenge at 0c1d56c):"
+rows.each do |row|
+  (REPORTED[row.name] || {}).each { |library, (_, file)| puts "- #{row.name}, #{library}: #{file}" }
 end

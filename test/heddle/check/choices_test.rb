@@ -39,6 +39,16 @@ class CheckChoicesTest < Minitest::Test
     assert_equal [true, true], choices.span_elements
   end
 
+  def test_elements_of_two_collections_of_one_arbitrary_tell_which_collection_they_are_in
+    list = C.array(C.integer(min: 0, max: 9), max: 2)
+    value, choices = replay(C.tuple(list, list, C.integer), [1, 3, 1, 4, 1, 5, 0, 6])
+    assert_equal [[3, 4], [5], 6], value
+    elements = choices.span_elements.each_index.select { |i| choices.span_elements[i] }
+    seen = elements.map { |i| [choices.span_collections[i], choices.span_labels[i]] }
+    assert_equal [[1, list], [1, list], [2, list]], seen
+    assert_equal choices.span_labels.size, choices.span_collections.size
+  end
+
   def test_reading_past_the_end_or_out_of_range_gives_simple_values
     assert_equal [], replay(C.array(C.integer), []).first
     assert_equal [5, 9], replay(C.tuple(C.integer(min: 5, max: 9), C.integer(min: 5, max: 9)), [0, 100]).first

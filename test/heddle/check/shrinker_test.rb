@@ -61,6 +61,29 @@ class CheckShrinkerTest < Minitest::Test
     (1..10).each { |seed| assert_equal 7, C.check(prop, seed: seed).counterexample, "seed #{seed}" }
   end
 
+  # [1, 127] sums to -128 as signed bytes: no deletion or lowering keeps that sum.
+  def test_a_merged_number_wraps_around_its_range_as_fixed_width_sums_do
+    wrap8 = ->(n) { ((n + 128) % 256) - 128 }
+    property = C.property(C.array(C.integer(min: -128, max: 127), max: 3)) { |a| wrap8.call(a.sum) != -128 }
+    assert_equal [-128], shrink(property, [1, 1, 1, 127, 0], batch_size: 8).best.args
+  end
+
+  # The first list is at its max: deleting one of its elements must not make it read the second's.
+  def test_deleting_from_a_full_collection_leaves_the_next_collection_alone
+    lists = C.array(C.integer(min: 0, max: 10), max: 3)
+    property = C.property(lists, lists) { |_, b| !b.include?(5) }
+    assert_equal [[], [5]], shrink(property, [1, 0, 1, 0, 1, 0, 1, 5, 0], batch_size: 8).best.args
+  end
+
+  # jqwik's heap (1, 0) (1, 1, 0, 0) ...: (0, (1), (0, (1), (0))) fails, and only dropping
+  # the first (1) while swapping the last two subtrees reaches the minimum.
+  def test_a_swap_that_passes_alone_is_tried_with_another_span_replaced_by_a_descendant
+    calls = [0]
+    property = ShrinkingChallenges.binheap_bind.build.call(calls)
+    stuck = [0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0]
+    assert_equal [0, nil, [0, [0, nil, nil], [1, nil, nil]]], shrink(property, stuck, batch_size: 8).best.args
+  end
+
   def test_max_steps_stops_the_shrinker_on_the_case_it_kept_last
     property = C.property(C.integer) { |x| x < 10 }
     shrinker = shrink(property, [1_000_000], batch_size: 8, max_steps: 2)

@@ -3,14 +3,16 @@
 require "test_helper"
 require "heddle/check"
 
-# The Shrinking Challenge (github.com/jlink/shrinking-challenge): every row
-# on seeds 1..100 at heddle's defaults (100 runs, default max_shrinks), inline;
-# at least 95% of the seeds must end on the challenge's minimum.
-# The rows are test/support/shrinking_challenges.rb; the table is printed
-# after the run. bench/scripts/check/shrinking_challenge.rb prints the same
-# table with evaluations per shrink, beside pbt 0.7.0's.
+# The Shrinking Challenge (github.com/jlink/shrinking-challenge): every row,
+# natural forms included (bound5_jqwik, binheap_bind), on seeds 1..20 at
+# heddle's defaults (100 runs unless the row says otherwise, default
+# max_shrinks), inline; at most one seed of a row may miss the challenge's
+# minimum (95%). The rows are test/support/shrinking_challenges.rb; the
+# table is printed after the run. bench/scripts/check/shrinking_challenge.rb
+# runs the same rows on 100 seeds with evaluations per shrink, beside pbt
+# 0.7.0 and the challenge repository's reports.
 class CheckShrinkingChallengeTest < Minitest::Test
-  SEEDS = (1..100)
+  SEEDS = (1..20)
   SHARE = 0.95
   TABLE = {} # rubocop:disable Style/MutableConstant -- filled by the tests, printed after the run
 

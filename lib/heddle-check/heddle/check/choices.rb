@@ -181,6 +181,9 @@ module Heddle
 
       # @return [Array<Boolean>] per span, whether it is a collection's element that may be left out
       attr_reader :span_elements
+      # @return [Array<Integer, nil>] per span, which collection (counted in the replay) it is an element of;
+      #   nil for other spans. Two collections of one arbitrary side by side share a label, not this.
+      attr_reader :span_collections
 
       # Runs the block in leaf mode: fresh draws of `one_of` take the first
       # branch and collections their minimum length (numbers stay random), so
@@ -260,14 +263,17 @@ module Heddle
         @span_ends = []
         @span_labels = []
         @span_elements = []
+        @span_collections = []
+        @collections = 0
         @discarded = []
       end
 
       # {#collection} replayed: the flags read, each element a span.
       def replayed_collection(label, min, max)
         count = 0
+        collection = @collections += 1
         while count < max
-          index = open_span(label, count >= min)
+          index = open_span(label, count >= min, collection)
           unless count < min || integer(0, 1, 0) == 1
             cancel_span(index)
             break
@@ -295,7 +301,7 @@ module Heddle
         end
       end
 
-      def open_span(label, element)
+      def open_span(label, element, collection = nil)
         return nil if @rng
 
         index = @span_starts.size
@@ -303,6 +309,7 @@ module Heddle
         @span_ends << nil
         @span_labels << label
         @span_elements << element
+        @span_collections << collection
         @hole_open = true if index == @hole_span
         index
       end
@@ -323,6 +330,7 @@ module Heddle
         @span_ends.pop
         @span_labels.pop
         @span_elements.pop
+        @span_collections.pop
       end
 
       def record(value, min, max, target)

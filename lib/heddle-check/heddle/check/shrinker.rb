@@ -30,7 +30,8 @@ module Heddle
                   minimize_choices minimize_duplicates lower_pairs redistribute reorder_spans permute_spans].freeze
       # Replays remembered, so a pass that asks about the same sequence twice replays it once.
       REPLAYS = 4096
-      # Labels with more spans than this are not permuted: the pass is cubic.
+      # Labels with more spans than this are not permuted (the pass is cubic),
+      # nor tried in swaps with a replacement (quadratic).
       PERMUTABLE = 12
       # Values up to this far above their target also try the values below it.
       SMALL = 16
@@ -237,7 +238,21 @@ module Heddle
         start, finish = span_range(choices, index)
         return delete_siblings(choices, index) || true if consider([cut(choices.values, start, finish)])
 
-        consider([cut_and_step(choices, start, finish)])
+        consider([cut_and_step(choices, start, finish), cut_from_full(choices, index)].compact)
+      end
+
+      # A collection at its max length has no "no more" after its last
+      # element: with one element deleted, its replay would read one more
+      # "another?" from what follows. The deletion with a "no more" put
+      # where the collection ends (the end of its run of elements), or nil
+      # when a "no more" is there already.
+      def cut_from_full(choices, index)
+        start, finish = span_range(choices, index)
+        last = sibling_ends(choices, index).last
+        return nil if stop?(choices, last)
+
+        values = cut(choices.values, start, finish)
+        values.insert(last - (finish - start), 0)
       end
 
       # An element deleted while every number after it steps one toward its
@@ -274,10 +289,11 @@ module Heddle
       end
 
       # Whether other starts at start and is drawn like index (same label,
-      # both elements or both not).
+      # both elements of one collection or both not elements).
       def sibling?(choices, index, other, start)
         other < choices.span_starts.size && choices.span_starts[other] == start &&
           choices.span_elements[other] == choices.span_elements[index] &&
+          choices.span_collections[other] == choices.span_collections[index] &&
           choices.span_labels[other].eql?(choices.span_labels[index])
       end
 
@@ -301,11 +317,14 @@ module Heddle
         !amount.zero? && consider(partners.filter_map { |j| merged(choices, j, amount, start, finish) })
       end
 
-      # The values with amount added at position and start...finish deleted; nil out of range.
+      # The values with amount added at position and start...finish deleted.
+      # A sum past the range wraps around it, as fixed-width arithmetic
+      # does: a 16-bit list `[1, 32767]` becomes `[-32768]`, the same sum
+      # to a property that adds as shorts do (bound5 with jqwik's lists).
       def merged(choices, position, amount, start, finish)
-        value = choices.values[position] + amount
-        return nil unless value.between?(choices.mins[position], choices.maxs[position])
-
+        min = choices.mins[position]
+        width = choices.maxs[position] - min + 1
+        value = min + ((choices.values[position] + amount - min) % width)
         cut(with(choices.values, position => value), start, finish)
       end
 
@@ -399,19 +418,44 @@ module Heddle
         while i < current.span_starts.size
           choices = current
           ends = sibling_ends(choices, i)
-          reorder_run(choices, [choices.span_starts[i], *ends[0..-2]], ends) if ends.size > 1
+          reorder_run(choices, i, [choices.span_starts[i], *ends[0..-2]], ends) if ends.size > 1
           i += 1
         end
       end
 
-      def reorder_run(choices, starts, ends)
+      def reorder_run(choices, index, starts, ends)
         keys = starts.zip(ends).map { |s, e| Order.slice_key(choices, s, e) }
         slices = starts.zip(ends).map { |s, e| choices.values[s...e] }
+        swapped = swaps(choices, starts, ends, slices, keys)
+        proposals = [sorted_run(choices, starts, ends, slices, keys), *swapped].compact
+        return if proposals.empty? || consider(proposals) || choices.span_elements[index]
+
+        consider(swapped.flat_map { |values| with_descendants(choices, index, values, starts.first, ends.last) })
+      end
+
+      # The run sorted simplest first, or nil when it is sorted.
+      def sorted_run(choices, starts, ends, slices, keys)
         order = (0...slices.size).sort_by { |k| [keys[k], k] }
-        proposals = []
-        proposals << splice_run(choices, starts, ends, order.map { |k| slices[k] }) unless order == order.sort
-        proposals.concat(swaps(choices, starts, ends, slices, keys))
-        consider(proposals) unless proposals.empty?
+        splice_run(choices, starts, ends, order.map { |k| slices[k] }) unless order == order.sort
+      end
+
+      # A swap that passed alone, each time with one other span of the
+      # run's label (before or after the run) replaced by its smallest
+      # descendant: in a heap `(0, (1), (0, (1), (0)))` the subtrees
+      # `(1), (0)` are in order only once the first `(1)` is gone, giving
+      # `(0, nil, (0, (0), (1)))`.
+      def with_descendants(choices, index, values, first, last)
+        label = choices.span_labels[index]
+        alike = choices.span_labels.each_index.select { |other| choices.span_labels[other].eql?(label) }
+        return [] if alike.size > PERMUTABLE
+
+        alike.filter_map do |other|
+          start, finish = span_range(choices, other)
+          next unless (finish <= first || start >= last) && (inner = descendants(choices, other).last)
+
+          from, to = span_range(choices, inner)
+          values[0, start] + choices.values[from...to] + values[finish..]
+        end
       end
 
       # Each pair of neighbours out of order, swapped.

@@ -65,6 +65,22 @@ class BenchCliTest < Minitest::Test
     assert_equal 2, heddle.last # no command: the usage, and 2
   end
 
+  # A gem user has no docs/bench.md to rewrite: the maintainer's commands are under --help-maintainer.
+  def test_help_leaves_the_maintainer_commands_to_help_maintainer
+    out, _err, status = heddle("bench", "--help")
+
+    assert_equal 0, status
+    assert_match(/heddle bench compare OLD.json NEW.json/, out)
+    assert_includes out, "--help-maintainer"
+    refute_match(/publish|docs\/bench\.md/, out)
+
+    out, _err, status = heddle("bench", "--help-maintainer")
+
+    assert_equal 0, status
+    assert_match(/heddle bench publish RUN_DIR/, out)
+    assert_includes out, "docs/bench.md's block"
+  end
+
   def test_unknown_command_and_missing_arguments_exit_two
     _out, err, status = heddle("frob")
 

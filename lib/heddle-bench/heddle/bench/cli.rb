@@ -15,9 +15,16 @@ module Heddle
       USAGE = <<~TEXT
         Usage: heddle bench [SUITE...] [options]   measure (all suites when none is named) into results/<time>
                heddle bench compare OLD.json NEW.json   what changed beyond the noise
+               heddle bench render DIR             re-render DIR/results.json as report.md and report.html
+      TEXT
+
+      # The commands that rewrite heddle's own checked-in results: shown by
+      # --help-maintainer only, since a gem user has no docs/bench.md to rewrite.
+      MAINTAINER_USAGE = <<~TEXT
+        Maintainer commands (in a checkout of heddle):
                heddle bench render DIR [--page [FILE]] [--screenshot]
-                                                   re-render DIR/results.json as report.md and report.html
-                                                   (and the results block of docs/bench.md, the first screen's PNG)
+                                                   also rewrite the results block of docs/bench.md and the first
+                                                   screen's PNG
                heddle bench publish RUN_DIR [--to DIR]  copy a run into docs/results/latest, render it, rewrite
                                                    docs/bench.md's block and take the screenshot
       TEXT
@@ -171,6 +178,10 @@ module Heddle
           o.on("--serve", "(internal) measure the isolated trials sent on stdin") { @options[:serve] = true }
           o.on("-h", "--help", "show this help") do
             @out.puts o
+            @options[:help] = true
+          end
+          o.on("--help-maintainer", "also show the commands that rewrite heddle's checked-in results") do
+            @out.puts o, "", MAINTAINER_USAGE
             @options[:help] = true
           end
         end

@@ -72,7 +72,7 @@ class BenchCliTest < Minitest::Test
     assert_equal 0, status
     assert_match(/heddle bench compare OLD.json NEW.json/, out)
     assert_includes out, "--help-maintainer"
-    refute_match(/publish|docs\/bench\.md/, out)
+    refute_match(%r{publish|docs/bench\.md}, out)
 
     out, _err, status = heddle("bench", "--help-maintainer")
 

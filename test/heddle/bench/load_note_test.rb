@@ -3,50 +3,72 @@
 require "test_helper"
 require_relative "report_fixture"
 
-# The first screen says when a run's load exceeded the machine's cores, and
-# names the rows of that screen it may have moved.
+# The first screen warns when other programs took a meaningful share of the
+# machine's CPU while the run measured, and names the rows of that screen it
+# may have moved. The run's own load (its threads and processes), and the
+# load average, which counts them, raise no warning.
 class BenchLoadNoteTest < Minitest::Test
-  def test_no_note_while_the_load_stays_within_the_cores
-    note = load_note(before: 1.5, after: 1.9)
+  def test_the_run_s_own_load_raises_no_note_however_high_the_load_average
+    note = load_note(own: 0.97, other: 0.02, load: 80.0)
 
     refute_predicate note, :exceeded?
     assert_nil note.text
-    refute_includes markdown(before: 1.5, after: 1.9), "Load:"
+    refute_includes markdown(own: 0.97, other: 0.02, load: 80.0), "Other programs"
   end
 
-  def test_a_load_above_the_cores_is_said_with_the_widely_spread_rows_of_the_first_screen
-    note = load_note(before: 3.5, after: 1.0)
+  def test_other_work_over_the_run_is_said_with_its_share_and_the_widely_spread_rows_it_ran_under
+    note = load_note(own: 0.6, other: 0.3, busy: "trivial: heddle process")
 
     assert_predicate note, :exceeded?
-    # trivial: Parallel processes 0.33–0.34 is tight; heavy: heddle thread failed; the calls' rows spread < 1.5×.
     assert_equal ["trivial: heddle process"], note.rows.map(&:name)
-    assert_match(/\ALoad: the 1-minute load average reached 3\.5 \(before 3\.5, after 1\.0\) on 2 cores/, note.text)
+    assert_match(/\AOther programs on this machine took 30% of its CPU while the run measured \(the run itself: 60%, /,
+                 note.text)
     assert_includes note.text, "the 1 row of this screen whose slowest trial took 1.5× the fastest or more, " \
                                "widest: trivial: heddle process (1.8×)"
-    assert_operator markdown(before: 3.5, after: 1.0).index("**Load:"), :<, markdown(before: 3.5, after: 1.0)
-      .index("## Answers")
+    text = markdown(own: 0.6, other: 0.3)
+
+    assert_operator text.index("**Other programs"), :<, text.index("## Answers")
   end
 
-  def test_with_each_trials_load_only_rows_measured_under_load_are_named
-    data = fixture(before: 1.0, after: 1.0)
-    data["records"].each { |r| r["load"] = r["row"] == "trivial: heddle process" ? 1.2 : 0.5 }
-    data["records"].last["load"] = 6.0
-    note = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).load_note
+  def test_a_burst_of_other_work_under_a_widely_spread_row_is_said_though_the_run_s_share_is_small
+    note = load_note(own: 0.9, other: 0.03, busy: "trivial: heddle process")
 
-    assert_in_delta 6.0, note.peak
+    assert_predicate note, :exceeded?
+    assert_equal ["trivial: heddle process"], note.rows.map(&:name)
+  end
+
+  def test_other_work_under_rows_that_did_not_spread_names_none
+    note = load_note(own: 0.5, other: 0.4, busy: "trivial: Parallel processes")
+
     assert_empty note.rows
-    assert_includes note.text, "No row on this screen spread 1.5× or more"
+    assert_includes note.text, "No row on this screen spread 1.5× or more between its trials while it ran"
   end
 
-  def fixture(before:, after:)
+  def test_a_run_without_cpu_samples_has_no_note_whatever_its_load
+    data = fixture(own: nil, other: nil, load: 9.0)
+
+    assert_nil Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).load_note.text
+  end
+
+  private
+
+  # busy: the row whose third trial ran while other work took 40% of the machine (the others: 1%).
+  def fixture(own:, other:, load: 1.0, busy: nil)
     data = BenchReportFixture.results.data
-    data["records"].each { |r| r["value"] *= 1.6 if r["row"] == "trivial: heddle process" && r["trial"] == 3 }
-    data["environment"] = { "gems" => {}, "cores" => 2, "load_average_before" => [before, 1, 1],
-                            "load_average_after" => [after, 1, 1] }
+    data["records"].each do |r|
+      r["value"] *= 1.6 if r["row"] == "trivial: heddle process" && r["trial"] == 3
+      r["load"] = load
+      r["cpu"] = { "own" => 0.9, "other" => busy?(r, busy) ? 0.4 : 0.01 } if own
+    end
+    data["environment"] = { "gems" => {}, "cores" => 2, "load_average_before" => [load, 1, 1],
+                            "load_average_after" => [load, 1, 1] }
+    data["environment"]["cpu_share"] = { "own" => own, "other" => other } if own
     data
   end
 
-  def load_note(**loads) = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(fixture(**loads))).load_note
+  def busy?(record, row) = record["row"] == row && record["trial"] == 3
 
-  def markdown(**loads) = Heddle::Bench::MarkdownReport.new(Heddle::Bench::Results.new(fixture(**loads))).render
+  def load_note(**shares) = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(fixture(**shares))).load_note
+
+  def markdown(**shares) = Heddle::Bench::MarkdownReport.new(Heddle::Bench::Results.new(fixture(**shares))).render
 end

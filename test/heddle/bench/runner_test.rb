@@ -126,12 +126,25 @@ class BenchRunnerTest < Minitest::Test
     assert_equal (1..orders.size).to_a, orders
   end
 
-  # The report's load note names rows measured while the machine had more work than cores.
   def test_every_record_has_the_load_average_its_trial_started_under
     loads = results.first.records.map { |r| r["load"] }
 
     skip "no /proc/loadavg here" unless File.readable?("/proc/loadavg")
     assert(loads.all? { |l| l.is_a?(Float) && l >= 0 }, loads.inspect)
+  end
+
+  # The report's note tells other programs' share of the CPU from the run's own, trial by trial and overall.
+  def test_every_record_and_the_run_have_their_shares_of_the_machine_s_cpu
+    skip "no procfs here" unless File.readable?("/proc/stat")
+    shares = results.first.records.filter_map { |r| r["cpu"] } << results.first.environment["cpu_share"]
+
+    assert_operator shares.size, :>, results.first.records.size / 2 # a trial shorter than a clock tick has none
+    shares.each { |share| assert_share(share) }
+  end
+
+  def assert_share(share)
+    assert_equal %w[other own], share.keys.sort
+    assert(share.values.all? { |v| v.between?(0.0, 1.0) } && share.values.sum <= 1.002, share.inspect)
   end
 
   def test_json_round_trip_keeps_every_record

@@ -80,7 +80,8 @@ module Heddle
 
       def machine(env)
         "CPU: #{env['cpu_model']} · #{env['cores']} cores · load average before " \
-          "#{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}"
+          "#{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}" \
+          "#{MarkdownReport.cpu_share(env)}"
       end
 
       def contents

@@ -2,12 +2,19 @@
 
 module Heddle
   module Bench
-    # The first screen's warning when a run's load average exceeded the
-    # machine's cores (other work, or the bench's own forks, shared the CPU),
-    # naming the rows of that screen it may have moved: those whose trials
-    # spread widely, and, when the run recorded each trial's load, had a
-    # trial under that load.
+    # The first screen's warning when other programs took a meaningful share
+    # of the machine's CPU while the run measured ({CpuSampler}: the run's
+    # process tree against the machine, trial by trial), naming the rows of
+    # that screen it may have moved: those whose trials spread widely and had
+    # a trial while other work ran. The run's own load (a row with a thousand
+    # runnable threads) is no cause for a warning, so the load average, which
+    # counts both, no longer raises one; a run recorded before the CPU was
+    # sampled has no note.
     class LoadNote
+      # Other work over the whole run at this share of the machine's CPU (all cores) or more is worth saying.
+      OTHER_SHARE = 0.1
+      # A trial during which other work took this share or more was measured on a busy machine.
+      TRIAL_SHARE = 0.25
       # Trials whose slowest is this many times their fastest spread "widely".
       SPREAD = 1.5
       # How many of those rows the note names, widest first.
@@ -20,43 +27,42 @@ module Heddle
         @cores = @results.environment["cores"].to_i
       end
 
-      # @return [Float, nil] the highest 1-minute load average seen: before, after, or as a trial started
-      def peak
-        env = @results.environment
-        loads = [env["load_average_before"], env["load_average_after"]].map { |l| Array(l).first } +
-                @results.records.map { |r| r["load"] }
-        loads.compact.max
-      end
+      # @return [Hash{String => Float}, nil] the run's shares of the machine's CPU, "own" and "other"
+      def share = @results.environment["cpu_share"]
 
-      # @return [Boolean] whether the load exceeded the cores
-      def exceeded? = @cores.positive? && peak.to_f > @cores
+      # @return [Boolean] whether other work took a meaningful share, over the run or under a row of the screen
+      def exceeded? = share.to_h.fetch("other", 0) >= OTHER_SHARE || rows.any?
 
-      # @return [Array<RowSummary>] the first screen's rows the load may have moved, widest spread first
+      # @return [Array<RowSummary>] the first screen's rows other work may have moved, widest spread first
       def rows
-        first_screen_rows.select { |row| row.stats.n > 1 && spread(row) >= SPREAD && loaded?(row) }
+        first_screen_rows.select { |row| row.stats.n > 1 && spread(row) >= SPREAD && busy?(row) }
                          .sort_by { |row| -spread(row) }
       end
 
-      # @return [String, nil] the note (nil when the load stayed within the cores)
+      # @return [String, nil] the note (nil when other work stayed below its share)
       def text
         return nil unless exceeded?
 
-        env = @results.environment
-        head = format("Load: the 1-minute load average reached %<peak>.1f (before %<before>s, after %<after>s) on " \
-                      "%<cores>d cores: other work shared the CPU.",
-                      peak: peak, before: Array(env["load_average_before"]).first || "?",
-                      after: Array(env["load_average_after"]).first || "?", cores: @cores)
         "#{head} #{moved}"
       end
 
       private
 
+      def head
+        own, other = share.to_h.values_at("own", "other")
+        return "Other programs on this machine took a share of its CPU while some trials ran." unless other
+
+        format("Other programs on this machine took %<other>d%% of its CPU while the run measured (the run " \
+               "itself: %<own>d%%, of %<cores>d cores).", other: (other * 100).round, own: (own.to_f * 100).round,
+                                                          cores: @cores)
+      end
+
       def moved
         if rows.empty?
-          return "Its rows on this screen have one trial each: no spread to tell which the load moved." if
+          return "Its rows on this screen have one trial each: no spread to tell which it moved." if
             first_screen_rows.all? { |row| row.stats.n < 2 }
 
-          return "No row on this screen spread #{SPREAD}× or more between its trials."
+          return "No row on this screen spread #{SPREAD}× or more between its trials while it ran."
         end
 
         named = rows.first(NAMED).map { |row| format("%<name>s (%<spread>.1f×)", name: row.name, spread: spread(row)) }
@@ -66,18 +72,17 @@ module Heddle
       end
 
       def first_screen_rows
-        answers = @findings.answers.flat_map { |a| a.items.flat_map { |i| [i.row, i.other] } }
-        table = @findings.backend_table.columns.flat_map { |c| [*c.cells.values, c.scale] }
-        (answers + table).compact.select(&:measured?).uniq(&:object_id)
+        @first_screen_rows ||= begin
+          answers = @findings.answers.flat_map { |a| a.items.flat_map { |i| [i.row, i.other] } }
+          table = @findings.backend_table.columns.flat_map { |c| [*c.cells.values, c.scale] }
+          (answers + table).compact.select(&:measured?).uniq(&:object_id)
+        end
       end
 
       def spread(row) = row.stats.max / row.stats.min
 
-      # Without per-trial loads (runs before they were recorded) every row may have been moved.
-      def loaded?(row)
-        loads = row.ok.map { |r| r["load"] }.compact
-        loads.empty? || loads.max > @cores
-      end
+      # A row had a trial during which other work took TRIAL_SHARE or more of the machine.
+      def busy?(row) = row.ok.any? { |r| r.dig("cpu", "other").to_f >= TRIAL_SHARE }
     end
   end
 end

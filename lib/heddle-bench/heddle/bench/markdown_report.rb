@@ -35,6 +35,16 @@ module Heddle
         env["heddle_io_hooks"] ? " · heddle's scheduler io hooks: #{env['heddle_io_hooks']}" : ""
       end
 
+      # @param env [Hash] the results' environment
+      # @return [String] " · CPU while measuring: this run 71%, other programs 2%" ("" for a run that did not
+      #   sample it)
+      def self.cpu_share(env)
+        share = env["cpu_share"] or return ""
+
+        format(" · CPU while measuring: this run %<own>d%%, other programs %<other>d%%",
+               own: (share["own"] * 100).round, other: (share["other"] * 100).round)
+      end
+
       # @param suite [Hash] a suite's description from the results
       # @param size [Hash] its "trials" and "seconds"
       # @return [String] what the numbers are and how many trials made them
@@ -97,7 +107,7 @@ module Heddle
           ## Environment
 
           - Ruby: #{env.dig('ruby', 'description')} · variants measured: #{@results.variants.join(', ')}
-          - CPU: #{env['cpu_model']} · #{env['cores']} cores · #{env['os']}
+          - CPU: #{env['cpu_model']} · #{env['cores']} cores · #{env['os']}#{self.class.cpu_share(env)}
           - Load average (1/5/15 min): before #{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}
           - Gems: #{self.class.gems(env)}#{self.class.io_hooks(env)}
         MD

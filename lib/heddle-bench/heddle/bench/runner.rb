@@ -17,19 +17,22 @@ module Heddle
       # @param load_errors [Hash{String => String}] suite files that failed to load, for the report
       # @param deadline [Float, nil] seconds after which no further trial starts (nil: none)
       # @param isolate_all [Boolean] run every trial in a fresh process
+      # @param sampler [CpuSampler] reads the run's own CPU and the machine's, trial by trial
       def initialize(suites, seed:, variants:, trials: nil, seconds: nil, quick: false, keep_gc: false, io: $stderr, # rubocop:disable Metrics/ParameterLists -- one per CLI option
-                     load_errors: {}, deadline: nil, isolate_all: false)
+                     load_errors: {}, deadline: nil, isolate_all: false, sampler: CpuSampler.new)
         @suites = suites
         @options = { seed: seed, variants: variants, trials: trials, seconds: seconds, quick: quick, keep_gc: keep_gc,
                      isolate_all: isolate_all }
         @io = io
         @load_errors = load_errors
         @deadline = deadline
+        @sampler = sampler
       end
 
       # @return [Results]
       def call
         environment = Environment.capture(keep_gc: @options[:keep_gc])
+        @first_reading = @reading = @sampler.read
         skipped = check_requirements
         plan = Plan.new(@suites, **@options.except(:keep_gc), skipped: skipped)
         announce(plan)
@@ -54,6 +57,7 @@ module Heddle
       # author whether the row estimates (and so the budgets) hold.
       def finish(environment, plan, elapsed, records)
         environment["load_average_after"] = Environment.load_average
+        environment["cpu_share"] = CpuSampler.share(@first_reading, @sampler.read)
         environment["elapsed_seconds"] = elapsed.round(3)
         environment["estimated_seconds"] = plan.estimate.round(3)
         @io.puts "#{@stopped}: writing the #{records.size} trials measured so far" if @stopped
@@ -126,12 +130,16 @@ module Heddle
         " (over its #{Progress.format_seconds(suite.budget)} budget: fewer rows, smaller jobs or a larger s.budget)"
       end
 
-      # The trial's record with its place in the run and the 1-minute load
-      # average as it started (the report's load note names rows measured
-      # while the machine had more work than cores).
+      # The trial's record with its place in the run, the 1-minute load
+      # average as it started, and the shares of the machine's CPU its own
+      # process tree and other work took while it ran (the report warns about
+      # other work only: the load average counts the trial's own threads too).
       def measure_loaded(run, warm, order)
         load = Environment.load_average&.first
-        measure(run, warm).merge("order" => order, "load" => load)
+        before = @reading
+        record = measure(run, warm)
+        @reading = @sampler.read
+        record.merge("order" => order, "load" => load, "cpu" => CpuSampler.share(before, @reading))
       end
 
       # Ctrl-C, or the deadline passing, stops the run but keeps what was

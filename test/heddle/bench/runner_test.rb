@@ -157,16 +157,42 @@ class BenchRunnerTest < Minitest::Test
     end
   end
 
-  def test_a_passed_deadline_stops_the_run_and_says_so
+  # A deadline the first three rounds already pass drops the later rounds whole: every row keeps three trials.
+  def test_a_deadline_drops_whole_rounds_past_the_third_and_says_so
+    results, io = run_demo_rate(deadline: 0.0001)
+    per_row = results.records.group_by { |r| r["row"] }.transform_values(&:size)
+
+    assert_equal [3], per_row.values.uniq, per_row.inspect
+    assert_nil results.data["stopped"]
+    assert_equal({ "deadline" => 0.0001, "planned_trials" => per_row.size * 5, "dropped_trials" => per_row.size * 2,
+                   "rounds" => 3, "planned_rounds" => 5 }, results.data["fitted"])
+    assert_match(/every row stops at 3 trials \(#{per_row.size * 2} trials fewer than planned\)/, io)
+    assert_fitted_note(results)
+  end
+
+  def assert_fitted_note(results)
+    assert_equal 3, results.data.dig("sizes", "demo_rate", "trials")
+    report = Heddle::Bench::MarkdownReport.new(results).render
+
+    assert_includes report, "- Trials: at most 3 per row, of the 5 planned"
+    refute_includes report, "Run stopped"
+  end
+
+  def test_a_deadline_the_rounds_fit_in_drops_nothing
+    results, io = run_demo_rate(deadline: 1e6)
+
+    assert_equal [5], results.records.group_by { |r| r["row"] }.values.map(&:size).uniq
+    assert_nil results.data["fitted"]
+    refute_match(/stops at/, io)
+  end
+
+  def run_demo_rate(deadline:)
     load File.join(FIXTURES, "demo_rate.rb")
     io = StringIO.new
     suites = [Heddle::Bench.registry.fetch("demo_rate")]
-    results = Heddle::Bench::Runner.new(suites, seed: 1, variants: [variant], trials: 3, seconds: 0.01, quick: true,
-                                                io: io, deadline: 0.0001).call
-
-    assert_operator results.records.size, :<, 12
-    assert_match(/stopped at the 0s deadline, \d+ of 15 trials not run/, results.data["stopped"])
-    assert_match(/stopped at the 0s deadline/, io.string)
+    results = Heddle::Bench::Runner.new(suites, seed: 1, variants: [variant], trials: 5, seconds: 0.01, quick: true,
+                                                io: io, deadline: deadline).call
+    [results, io.string]
   end
 
   def variant = Heddle::Bench::Environment.yjit? ? "yjit" : "no-yjit"

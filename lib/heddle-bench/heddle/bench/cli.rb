@@ -34,8 +34,9 @@ module Heddle
                    "--seed" => "a whole number, e.g. 1234", "--deadline" => "seconds >= 0, e.g. 600",
                    "--rows" => "a regular expression", "--out" => "a folder", "--suites-dir" => "a folder" }.freeze
 
-      # Seconds after which a default run starts no further trial: 14 minutes,
-      # leaving one for the trials under way and the reports.
+      # Seconds a default run plans to end within (RoundFit drops the rounds
+      # past each row's third that would end later): 14 minutes, leaving one
+      # for the reports.
       DEFAULT_DEADLINE = 14 * 60.0
 
       # @param argv [Array<String>] the arguments after `bench`
@@ -197,7 +198,8 @@ module Heddle
         opts.on("--quick", "a smoke run: every suite end to end in under a minute") { @options[:quick] = true }
         opts.on("--gc", "keep GC on in rate windows (default: off during the window)") { @options[:keep_gc] = true }
         opts.on("--seed N", Integer, "seed of the random order (printed by every run)") { |v| @options[:seed] = v }
-        opts.on("--deadline S", Float, "start no trial after S seconds (default 840 unless sized; 0: none)") do |v|
+        opts.on("--deadline S", Float, "end within S seconds: drop the rounds past each row's 3rd trial that " \
+                                       "would end later (default 840 unless sized; 0: none)") do |v|
           raise UsageError, "bad value for --deadline: #{v}; expected seconds >= 0, e.g. 600" if v.negative?
 
           @options[:deadline] = v.zero? ? nil : v

@@ -74,9 +74,12 @@ module Heddle
                  "#{@results.records.size} trials in random order",
                  "Ruby: #{esc(env.dig('ruby', 'description'))} · variants: #{esc(@results.variants.join(', '))} · " \
                  "GC #{esc(env['gc'])}",
-                 esc(machine(env)), "Gems: #{esc(MarkdownReport.gems(env))}#{esc(MarkdownReport.io_hooks(env))}"]
+                 esc(machine(env)), "Gems: #{esc(MarkdownReport.gems(env))}#{esc(MarkdownReport.io_hooks(env))}",
+                 fitted].compact
         %(<h2 id="environment">Environment</h2><ul>#{items.map { |i| "<li>#{i}</li>" }.join}</ul>)
       end
+
+      def fitted = MarkdownReport.fitted_note(@results.data)&.then { |note| esc(note) }
 
       def machine(env)
         "CPU: #{env['cpu_model']} · #{env['cores']} cores · load average before " \

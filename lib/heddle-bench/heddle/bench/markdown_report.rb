@@ -45,6 +45,16 @@ module Heddle
                own: (share["own"] * 100).round, other: (share["other"] * 100).round)
       end
 
+      # @param data [Hash] the results' data
+      # @return [String, nil] how many trials the run kept of its plan to end within its deadline (nil: all)
+      def self.fitted_note(data)
+        fitted = data["fitted"] or return nil
+
+        "Trials: at most #{fitted['rounds']} per row, of the #{fitted['planned_rounds']} planned " \
+          "(#{fitted['dropped_trials']} of #{fitted['planned_trials']} trials): the first rounds' times said the " \
+          "later ones would end past the #{Progress.format_seconds(fitted['deadline'])} deadline"
+      end
+
       # @param suite [Hash] a suite's description from the results
       # @param size [Hash] its "trials" and "seconds"
       # @return [String] what the numbers are and how many trials made them
@@ -110,6 +120,7 @@ module Heddle
           - CPU: #{env['cpu_model']} · #{env['cores']} cores · #{env['os']}#{self.class.cpu_share(env)}
           - Load average (1/5/15 min): before #{Array(env['load_average_before']).join(' ')}, after #{Array(env['load_average_after']).join(' ')}
           - Gems: #{self.class.gems(env)}#{self.class.io_hooks(env)}
+          #{"- #{self.class.fitted_note(@results.data)}" if @results.data['fitted']}
         MD
       end
 

@@ -52,6 +52,17 @@ module Heddle
                  "(ETA #{format_seconds(eta)})")
       end
 
+      # The plan changed size (rounds dropped to end within the deadline):
+      # the count and the estimate follow, the estimate in proportion.
+      #
+      # @param total [Integer] runs now in the plan
+      # @return [void]
+      def resize(total)
+        @estimate = @estimate * total / @total if @total.positive?
+        @total = total
+        @bar.total = total if @bar
+      end
+
       # Ends the display.
       # @return [void]
       def close

@@ -61,9 +61,15 @@ module Heddle
         environment["elapsed_seconds"] = elapsed.round(3)
         environment["estimated_seconds"] = plan.estimate.round(3)
         @io.puts "#{@stopped}: writing the #{records.size} trials measured so far" if @stopped
+        past_deadline if @deadline && elapsed > @deadline
         @io.puts "measured #{records.size} trials in #{Progress.format_seconds(elapsed)} " \
                  "(estimated #{Progress.format_seconds(plan.estimate)}); per suite, taken/estimated: " +
                  suite_times(plan, records)
+      end
+
+      def past_deadline
+        @io.puts "past the #{Progress.format_seconds(@deadline)} deadline: the first #{RoundFit::KEPT} rounds, " \
+                 "which always run, took longer"
       end
 
       def suite_times(plan, records)
@@ -111,7 +117,8 @@ module Heddle
         return "" unless @deadline
 
         over = plan.estimate > @deadline ? ", over" : ", within"
-        "#{over} the #{Progress.format_seconds(@deadline)} deadline (--deadline)"
+        "#{over} the #{Progress.format_seconds(@deadline)} deadline (--deadline: once every row has " \
+          "#{RoundFit::KEPT} trials, later rounds that the trials' times say would end past it are dropped)"
       end
 
       def suite_estimate(plan, suite)
@@ -142,33 +149,55 @@ module Heddle
         record.merge("order" => order, "load" => load, "cpu" => CpuSampler.share(before, @reading))
       end
 
-      # Ctrl-C, or the deadline passing, stops the run but keeps what was
-      # measured: the report is written from the trials done so far and says
-      # why it stopped (the plan's rounds keep the trials per row even).
+      # Ctrl-C stops the run but keeps what was measured: the report is
+      # written from the trials done so far and says why it stopped (the
+      # plan's rounds keep the trials per row even). The deadline stops
+      # nothing part-way: before each round past the first three, RoundFit
+      # drops the later rounds that the trials' own times say would end past it.
       def execute(plan)
         progress = Progress.new(@io, total: plan.runs.size, estimate: plan.estimate)
-        warm = {}
-        records = []
-        started = clock
-        plan.runs.each_with_index do |run, index|
-          break deadline_passed(plan, index) if @deadline && clock - started > @deadline
-
-          progress.start(run)
-          records << measure_loaded(run, warm, index + 1)
-          progress.finish(run, self.class.describe(records.last))
-        end
-        records
+        @fit = RoundFit.new(plan.runs, deadline: @deadline)
+        run_rounds(progress)
       rescue Interrupt
         @stopped = "interrupted"
-        records
+        @records
       ensure
         progress&.close
         @pool&.close
       end
 
-      def deadline_passed(plan, index)
-        @stopped = "stopped at the #{Progress.format_seconds(@deadline)} deadline, " \
-                   "#{plan.runs.size - index} of #{plan.runs.size} trials not run"
+      def run_rounds(progress)
+        warm = {}
+        @records = []
+        started = clock
+        index = 0
+        while @fit.runs[index]
+          refitted(progress, clock - started) if @fit.fit!(index, clock - started)
+          run = @fit.runs[index] or break
+
+          @records << timed(run, warm, progress, index)
+          index += 1
+        end
+        @records
+      end
+
+      def timed(run, warm, progress, index)
+        began = clock
+        progress.start(run)
+        record = measure_loaded(run, warm, index + 1)
+        progress.finish(run, self.class.describe(record))
+        @fit.record(run, clock - began)
+        record
+      end
+
+      # Says which rounds were dropped and why, once per cut.
+      def refitted(progress, elapsed)
+        last = @fit.runs.last.trial
+        @fit.runs.each { |run| run.trials = [run.trials, last].min }
+        progress.resize(@fit.runs.size)
+        @io.puts "  the #{Progress.format_seconds(elapsed)} so far say later rounds would end past the " \
+                 "#{Progress.format_seconds(@deadline)} deadline (--deadline): every row stops at #{last} trials " \
+                 "(#{@fit.dropped} trials fewer than planned)"
       end
 
       def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
@@ -201,9 +230,24 @@ module Heddle
         run.row.kind == :duration ? 0.0 : run.seconds * Plan::REWARM_SHARE
       end
 
+      # A suite's trials per row as run (fewer than planned when RoundFit dropped rounds) and rate window.
+      def size_data(plan, suite)
+        trials, seconds = plan.size_of(suite)
+        trials = [trials, @fit.runs.last.trial].min if @fit&.dropped&.positive?
+        { "trials" => trials, "seconds" => seconds }
+      end
+
+      # @return [Hash, nil] when rounds were dropped to end within the deadline: how many and of what plan
+      def fitted_data(plan)
+        return nil unless @fit&.dropped&.positive?
+
+        { "deadline" => @deadline, "planned_trials" => plan.runs.size, "dropped_trials" => @fit.dropped,
+          "rounds" => @fit.runs.last.trial, "planned_rounds" => plan.runs.last.trial }
+      end
+
       def data(plan, environment, skipped, records)
         { "schema" => Results::SCHEMA, "seed" => plan.seed, "options" => Results.plain(@options),
-          "sizes" => @suites.to_h { |s| [s.name, { "trials" => plan.size_of(s)[0], "seconds" => plan.size_of(s)[1] }] },
+          "sizes" => @suites.to_h { |s| [s.name, size_data(plan, s)] }, "fitted" => fitted_data(plan),
           "environment" => environment, "suites" => @suites.to_h { |s| [s.name, s.to_h] },
           "skipped" => skipped_data(skipped),
           "load_errors" => @load_errors, "stopped" => @stopped, "records" => records }

@@ -21,7 +21,8 @@ module Heddle
       def render
         sections = @summaries.group_by(&:suite_name).map { |name, rows| suite_section(name, rows) }
         stopped = @results.data["stopped"] && "Run #{@results.data['stopped']}: rows have fewer trials than planned.\n"
-        [*sections, skipped_section, summary_section, stopped].compact.join("\n")
+        fitted = MarkdownReport.fitted_note(@results.data)&.then { |note| "#{note}.\n" }
+        [*sections, skipped_section, summary_section, fitted, stopped].compact.join("\n")
       end
 
       private

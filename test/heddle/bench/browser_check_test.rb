@@ -53,6 +53,22 @@ class BenchBrowserTest < Minitest::Test
     end
   end
 
+  # A smoke run (--quick, one trial a row) says so on the first screen and judges nothing: no green or red line.
+  def test_a_smoke_run_says_so_first_and_colours_no_answer
+    results = BenchReportFixture.results
+    results.data["options"] = { "quick" => true }
+    results.data["records"].reject! { |r| r["trial"] > 1 }
+    Dir.mktmpdir do |dir|
+      Heddle::Bench::Reports.write(results, dir)
+      check = Heddle::Bench::BrowserCheck.run(File.join(dir, "report.html"))
+
+      assert_predicate check, :smoke?
+      assert_equal 0, check.judged
+      assert_equal ["smoke run: not judged"] * 2, check.verdicts
+      assert_empty check.problems
+    end
+  end
+
   # jobs: trivial, heavy; calls; workers (lines).
   def assert_every_row_visible(charts)
     assert_equal [6, 5, 3, 4], charts.map(&:rows)
@@ -95,7 +111,7 @@ class BenchBrowserTest < Minitest::Test
 
       assert_empty check.problems
       assert_predicate check, :legend_on_first_screen?
-      assert(check.verdicts.all? { |v| v.match?(/\A(★ \w+|tie: [\w, ]+|unsure: 1 trial)\z/) }, check.verdicts.inspect)
+      assert(check.verdicts.all? { |v| v.match?(/\A(★ \w+|tie: [\w, ]+)\z/) }, check.verdicts.inspect)
       assert_operator check.answers, :>=, 10
       assert_equal PNG_SIGNATURE, File.binread(png, 8)
     end

@@ -135,14 +135,48 @@ class BenchFindingsTest < Minitest::Test
     assert_equal "neutral", line.css
   end
 
-  def test_a_column_of_single_trials_is_unsure_not_a_tie
+  def test_a_column_of_single_trials_is_not_judged_not_a_tie
     data = BenchReportFixture.results.data
     data["records"].reject! { |r| r["trial"] > 1 }
     trivial = Heddle::Bench::Findings.new(Heddle::Bench::Results.new(data)).backend_table.columns.first
 
     assert_nil trivial.winner
     assert_empty trivial.tied
-    assert_equal "unsure: 1 trial", trivial.verdict
+    assert_equal "not judged: 1 trial", trivial.verdict
+  end
+
+  # A smoke run (--quick): figures, no verdict, target, colour or "unsure"; it says what it is, first.
+  def test_a_smoke_run_shows_figures_and_judges_nothing
+    data = BenchReportFixture.results.data
+    data["options"] = { "quick" => true }
+    data["records"].reject! { |r| r["trial"] > 1 }
+    results = Heddle::Bench::Results.new(data)
+    answers = Heddle::Bench::Findings.new(results).answers
+
+    assert_equal ["neutral"] * 3, answers.map(&:css)
+    assert_equal "heddle process 8.25× the speed of Parallel processes · smoke run: not judged", answers.first.text
+    answers.each { |a| refute_match(/target|missed|met|faster|slower|unsure|tie/, a.text) }
+    assert_says_it_is_a_smoke_run_first(results)
+  end
+
+  def assert_says_it_is_a_smoke_run_first(results)
+    markdown = Heddle::Bench::MarkdownReport.new(results).render
+
+    assert_operator markdown.index("**Smoke run (`heddle bench --quick`)"), :<, markdown.index("## Answers")
+    assert_match(/^== answers \(\S+\) ==\nSmoke run \(heddle bench --quick\)/,
+                 Heddle::Bench::TerminalReport.new(results).render)
+  end
+
+  # The question stays in a user's words; where it comes from goes to the notes under the answers.
+  def test_an_answer_s_details_go_to_the_notes_not_the_question
+    results = BenchReportFixture.results
+    results.data["suites"]["jobs"]["answers"].first["details"] = "the seed's own report"
+    screen = Heddle::Bench::FirstScreen.new(Heddle::Bench::Findings.new(results)).render
+
+    assert_includes screen, "- **Trivial items over 2 processes**: "
+    assert_includes screen, "Where the questions come from: Trivial items over 2 processes: the seed's own report."
+    assert_includes Heddle::Bench::HtmlReport.new(results).render,
+                    %(<li class="wins" title="the seed&#39;s own report">)
   end
 
   # A peer's own failure (a buggy promise the article measured) must not read as heddle breaking.

@@ -21,7 +21,7 @@ class BenchLoadNoteTest < Minitest::Test
 
     assert_predicate note, :exceeded?
     assert_equal ["trivial: heddle process"], note.rows.map(&:name)
-    assert_match(/\AOther programs on this machine took 30% of its CPU while the run measured \(the run itself: 60%, /,
+    assert_match(/\AOther programs on this machine took 30% of its 2 cores' time while the run measured \(the run /,
                  note.text)
     assert_includes note.text, "the 1 row of this screen whose slowest trial took 1.5× the fastest or more, " \
                                "widest: trivial: heddle process (1.8×)"

@@ -55,10 +55,12 @@ class BenchPresentationTest < Minitest::Test
     assert_raises(ArgumentError) { s.reference "job: nothing", 1.0, note: "seed" }
     assert_raises(ArgumentError) { s.reference "job: Parallel", -1, note: "seed" }
 
-    answer = s.answer "q", group: "job", heddle: /heddle pool/, against: "job: heddle inline", target: 2
+    answer = s.answer "q", group: "job", heddle: /heddle pool/, against: "job: heddle inline", target: 2,
+                           details: "the seed's report"
 
     assert_equal({ "question" => "q", "groups" => ["job"], "heddle" => ["job: heddle pool"],
-                   "against" => ["job: heddle inline"], "peer" => nil, "target" => 2 }, answer)
+                   "against" => ["job: heddle inline"], "peer" => nil, "target" => 2,
+                   "details" => "the seed's report" }, answer)
   end
 
   def test_rows_left_out_by_rows_drop_out_of_the_declarations

@@ -25,6 +25,8 @@ module Heddle
 
       # How {#text} counts the outcomes of several rows.
       OUTCOME_WORDS = { "wins" => "faster", "loses" => "slower", "within noise" => "tied" }.freeze
+      # What a smoke run (`--quick`, one trial a row) says in place of a verdict or a target.
+      SMOKE = "smoke run: not judged"
 
       attr_reader :question, :items
 
@@ -46,9 +48,13 @@ module Heddle
         @findings = findings
         @variant = findings.primary_variant
         @peer_name = parts.map { |_, spec| spec["peer"] }.compact.first
+        @details = parts.map { |_, spec| spec["details"] }.compact.first
         @unpaired = []
         @items = parts.flat_map { |suite, spec| items_of(suite, spec) }.uniq { |i| i.row.object_id }
       end
+
+      # @return [String, nil] where the question comes from (e.g. a seed report), for the notes
+      attr_reader :details
 
       # @return [Boolean] whether any of its rows was measured against its other side
       def measured? = !items.empty?
@@ -63,7 +69,7 @@ module Heddle
       # @return [String] "missed" when a target is missed; against peers "wins", "loses" or "noise"; against
       #   another row with targets "met"; "neutral" otherwise
       def css
-        return "neutral" if items.empty?
+        return "neutral" if items.empty? || @findings.smoke?
         return "missed" if missed?
         return peer_css if items.first.against_peer
 
@@ -73,6 +79,7 @@ module Heddle
       # @return [String] the line after the question
       def text
         return unpaired_text if items.empty?
+        return "#{figures} · #{SMOKE}" if @findings.smoke?
 
         [items.size == 1 ? single : several, target_note].compact.join(" · ")
       end
@@ -80,6 +87,17 @@ module Heddle
       private
 
       def missed? = items.any? { |i| i.target && !i.met? }
+
+      # A smoke run's figures, with no word that judges them: "heddle pool 1.20× the speed of X", or
+      # "heddle 0.29–16.88× the speed of X (19 rows)".
+      def figures
+        low, high = items.map(&:ratio).minmax
+        ratio = low == high ? format("%.2f×", low) : format("%<a>.2f–%<b>.2f×", a: low, b: high)
+        return "#{items.first.group.short_name(items.first.row)} #{ratio} the speed of #{other_name}" if
+          items.size == 1
+
+        "heddle #{ratio} the speed of #{other_name} (#{items.size} rows)"
+      end
 
       def peer_css
         outcomes = items.map(&:outcome)
@@ -151,7 +169,7 @@ module Heddle
 
       # "all 19 rows faster", or "4 rows: 2 faster, 2 tied" (tied: the trials' ranges overlap).
       def tally
-        counts = items.map { |i| OUTCOME_WORDS.fetch(i.outcome, "unsure") }.tally
+        counts = items.map { |i| OUTCOME_WORDS.fetch(i.outcome, "not judged") }.tally
         return "all #{items.size} rows #{counts.keys.first}" if counts.size == 1
 
         "#{items.size} rows: #{counts.sort_by { |word, _| OUTCOME_WORDS.values.index(word) || 9 }

@@ -19,7 +19,8 @@ module Heddle
       SCALE = "plain Ruby (map)"
 
       # One column: a job measured by one suite's rows.
-      Column = Struct.new(:job, :title, :source, :anchor, :cells, :scale, keyword_init: true) do
+      # smoke: the run was a smoke run (`--quick`), which judges nothing.
+      Column = Struct.new(:job, :title, :source, :anchor, :cells, :scale, :smoke, keyword_init: true) do
         # @return [Hash{String => RowSummary}] the backends measured in it
         def measured = cells.select { |_, row| row&.measured? }
 
@@ -41,12 +42,12 @@ module Heddle
         # @return [Array<String>] the tied backends (empty when there is a winner, or not judged)
         def tied = winner || !judged? ? [] : leaders
 
-        # @return [String] "★ ractor", "tie: inline, thread", "unsure: 1 trial", "one backend measured" or
-        #   "not measured"
+        # @return [String] "★ ractor", "tie: inline, thread", "smoke run: not judged", "not judged: 1 trial",
+        #   "one backend measured" or "not measured"
         def verdict
           return "★ #{winner}" if winner
           return "tie: #{tied.join(', ')}" unless tied.empty?
-          return "unsure: 1 trial" if unsure? && measured.size > 1
+          return smoke ? Answer::SMOKE : "not judged: 1 trial" if unsure? && measured.size > 1
 
           measured.empty? ? "not measured" : "one backend measured"
         end
@@ -141,7 +142,7 @@ module Heddle
         cells = spec.fetch("rows").transform_values { |name| summary(suite, name) }
         anchor = @findings.groups_of(suite["name"]).find { |g| g.rows.any? { |r| cells.values.include?(r) } }&.anchor
         Column.new(job: spec["job"], title: spec["title"] || spec["job"], source: spec["source"], anchor: anchor,
-                   cells: cells, scale: spec["scale"] && summary(suite, spec["scale"]))
+                   cells: cells, scale: spec["scale"] && summary(suite, spec["scale"]), smoke: @findings.smoke?)
       end
 
       def summary(suite, name)

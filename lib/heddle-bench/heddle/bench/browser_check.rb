@@ -6,8 +6,9 @@ module Heddle
     # and reads what a person would see: console errors, for every chart how
     # many of its rows show a visible mark (bar, point or "failed" note),
     # links and anchors that lead nowhere, whether the answers, the backend
-    # table and the colour legend fit on the first screen, and whether a
-    # green answer says "missed" (the colour rule broken). It can also save that screen
+    # table and the colour legend fit on the first screen, whether a
+    # green answer says "missed" (the colour rule broken), and whether a
+    # smoke run says so on that screen and colours no answer. It can also save that screen
     # as a PNG (the README's picture).
     #
     # @example
@@ -39,7 +40,10 @@ module Heddle
             .filter((li) => getComputedStyle(li).borderLeftColor === green && /\\bmissed\\b/.test(li.textContent))
             .map((li) => li.textContent.slice(0, 80));
           const legend = document.getElementById("legend");
-          return { charts, hrefs,
+          const red = "rgb(180, 35, 24)";
+          const judged = [...document.querySelectorAll("#answers li")]
+            .filter((li) => [green, red].includes(getComputedStyle(li).borderLeftColor)).length;
+          return { charts, hrefs, judged, smoke: !!legend && /^Smoke run/.test(legend.textContent),
                    missingAnchors: hrefs.filter((h) => h.startsWith("#") && !document.getElementById(decodeURIComponent(h.slice(1)))),
                    answers: document.querySelectorAll("#answers li").length,
                    answersBottom: bottom("answers"), backendsBottom: bottom("backends"), viewport: innerHeight,
@@ -55,7 +59,10 @@ module Heddle
       end
 
       attr_reader :console_errors, :charts, :broken_links, :answers, :first_screen_bottom, :viewport, :legend_bottom,
-                  :green_misses, :verdicts
+                  :green_misses, :verdicts, :judged
+
+      # @return [Boolean] whether the first screen says it is a smoke run (in its legend's place)
+      def smoke? = @smoke
 
       # @param html [String] the report's path
       # @param screenshot [String, nil] where to save a PNG of the first screen
@@ -107,7 +114,9 @@ module Heddle
       def screen_problems
         [("the first #{viewport} px lack the answers or the backend table" unless first_screen_holds_answers?),
          ("the first #{viewport} px lack the colour legend" unless legend_on_first_screen?),
-         *green_misses.map { |text| "a green answer says missed: #{text}" }].compact
+         *green_misses.map { |text| "a green answer says missed: #{text}" },
+         ("a smoke run colours #{judged} answers green or red: it cannot judge them" if smoke? && judged.positive?)]
+          .compact
       end
 
       def read(facts)
@@ -121,6 +130,8 @@ module Heddle
         @legend_bottom = facts["legendBottom"]
         @green_misses = facts.fetch("greenMisses")
         @verdicts = facts.fetch("verdicts")
+        @judged = facts.fetch("judged")
+        @smoke = facts.fetch("smoke")
       end
 
       # A relative link must name a file beside the report; the report links nothing on the network.

@@ -41,6 +41,9 @@ module Heddle
         variants.include?("yjit") ? "yjit" : variants.first
       end
 
+      # @return [Boolean] whether the run was a smoke run (`--quick`): one trial a row, nothing to judge by
+      def smoke? = results.data.dig("options", "quick") == true
+
       # @return [Array<Answer>] the first screen's lines
       def answers = @answers ||= Answer.all(self)
 

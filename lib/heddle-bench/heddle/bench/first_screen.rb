@@ -15,6 +15,11 @@ module Heddle
                     "(a `map`, a Thread::Queue), shown for scale, not as a rival; a baseline heddle beats beyond " \
                     "noise is no floor for that job."
 
+      # The first line of a smoke run's first screen, so nobody reads its figures as a verdict.
+      SMOKE_NOTE = "Smoke run (`heddle bench --quick`): every suite ran end to end, one short trial a row. " \
+                   "One trial has no spread to tell a difference from noise, so nothing here is judged: the " \
+                   "figures only show that each row runs. For verdicts, run `heddle bench`."
+
       # @param findings [Findings]
       def initialize(findings)
         @findings = findings
@@ -33,6 +38,13 @@ module Heddle
          "#{trials} trials in random order"].join(" · ")
       end
 
+      # @param findings [Findings]
+      # @return [String, nil] "Where the questions come from: ..." (nil when no answer says)
+      def self.sources(findings)
+        notes = findings.answers.filter_map { |a| a.details && "#{a.question}: #{a.details}" }
+        notes.empty? ? nil : "Where the questions come from: #{notes.join('; ')}."
+      end
+
       # @param link [String, nil] where the answers' anchors live (e.g. "docs/results/latest/report.html"),
       #   nil for none (report.md has no charts to link to)
       # @param level [Integer] the headings' level
@@ -40,8 +52,9 @@ module Heddle
       def render(link: nil, level: 2)
         load = @findings.load_note.text
         missing = MissingGems.new(@results.skipped).line
-        [load && "**#{load}**\n", missing && "**#{missing}**\n", answers(link, level), backends(level)]
-          .compact.join("\n")
+        smoke = @findings.smoke? && "**#{SMOKE_NOTE}**\n"
+        [smoke, load && "**#{load}**\n", missing && "**#{missing}**\n", answers(link, level), backends(level)]
+          .select { |part| part }.join("\n")
       end
 
       private
@@ -53,7 +66,13 @@ module Heddle
         end
         return nil if lines.empty?
 
-        ["#{'#' * level} Answers", "", *lines, "", ANSWERS_KEY, ""].join("\n")
+        ["#{'#' * level} Answers", "", *lines, "", ANSWERS_KEY, *sources, ""].join("\n")
+      end
+
+      # The answers' origins (the seed reports they reproduce), kept off the questions themselves.
+      def sources
+        line = self.class.sources(@findings)
+        line ? ["", line] : []
       end
 
       def backends(level)

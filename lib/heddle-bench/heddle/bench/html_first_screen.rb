@@ -20,8 +20,11 @@ module Heddle
       # @return [String] HTML sections
       def render = [legend, load, answers, backends, key].join("\n")
 
-      # @return [String] the colour rule, one line
+      # @return [String] the colour rule, one line; a smoke run's note instead, as it colours nothing
       def legend
+        return %(<p class="legend smoke" id="legend"><b>#{esc(FirstScreen::SMOKE_NOTE.delete('`'))}</b></p>) if
+          @findings.smoke?
+
         items = LEGEND.map { |css, words| %(<span><i class="#{css}"></i>#{esc(words)}</span>) }
         %(<p class="legend" id="legend">Colours: #{items.join}</p>)
       end
@@ -31,7 +34,8 @@ module Heddle
       def answers
         items = @findings.answers.map do |answer|
           question = answer.anchor ? %(<a href="##{answer.anchor}">#{esc(answer.question)}</a>) : esc(answer.question)
-          %(<li class="#{answer.css}"><b>#{question}</b>: #{esc(answer.text)}</li>)
+          title = answer.details ? %( title="#{esc(answer.details)}") : ""
+          %(<li class="#{answer.css}"#{title}><b>#{question}</b>: #{esc(answer.text)}</li>)
         end
         return "" if items.empty?
 
@@ -58,7 +62,10 @@ module Heddle
       end
 
       # How to read the answers' ratios, below the first screen's two sections (they must fit in it).
-      def key = %(<p class="key">#{esc(FirstScreen::ANSWERS_KEY)}</p>)
+      def key
+        sources = FirstScreen.sources(@findings)
+        %(<p class="key">#{esc(FirstScreen::ANSWERS_KEY)}</p>#{%(<p class="key">#{esc(sources)}</p>) if sources})
+      end
 
       def column_heads(table)
         table.columns.map do |c|

@@ -52,9 +52,9 @@ module Heddle
         own, other = share.to_h.values_at("own", "other")
         return "Other programs on this machine took a share of its CPU while some trials ran." unless other
 
-        format("Other programs on this machine took %<other>d%% of its CPU while the run measured (the run " \
-               "itself: %<own>d%%, of %<cores>d cores).", other: (other * 100).round, own: (own.to_f * 100).round,
-                                                          cores: @cores)
+        format("Other programs on this machine took %<other>d%% of its %<cores>d cores' time while the run " \
+               "measured (the run itself: %<own>d%%).", other: (other * 100).round, own: (own.to_f * 100).round,
+                                                        cores: @cores)
       end
 
       def moved

@@ -81,16 +81,16 @@ module Heddle
       #   measured against instead (a floor, or another heddle row such as the inline backend)
       # @param peer [String, nil] how to name the other side (default: from the rows)
       # @param target [Numeric, nil] the speed ratio heddle should reach (e.g. 2 for "2× faster")
+      # @param details [String, nil] where the question comes from (the seed report), for the notes under
+      #   the answers; the question itself stays in a user's words
       # @return [Hash] the declaration
       # @raise [ArgumentError] for an unknown group or row, or a non-positive target
-      def answer(question, group: nil, heddle: nil, against: :peer, peer: nil, target: nil) # rubocop:disable Metrics/ParameterLists -- the DSL's keywords
+      def answer(question, group: nil, heddle: nil, against: :peer, peer: nil, target: nil, details: nil) # rubocop:disable Metrics/ParameterLists -- the DSL's keywords
         raise ArgumentError, "answer target must be a positive Number, got #{target.inspect}" unless
           target.nil? || (target.is_a?(Numeric) && target.positive?)
 
-        what = "answer #{question.inspect}"
-        declared = { "question" => question.to_s, "groups" => group && answer_groups(group),
-                     "heddle" => heddle && select_rows(heddle, "#{what} heddle:"),
-                     "against" => against_rows(against, what), "peer" => peer&.to_s, "target" => target }
+        declared = answer_sides(question, group, heddle, against)
+                   .merge("peer" => peer&.to_s, "target" => target, "details" => details&.to_s)
         answers << declared
         declared
       end
@@ -191,6 +191,12 @@ module Heddle
 
           [heddle_name, matched]
         end
+      end
+
+      def answer_sides(question, group, heddle, against)
+        what = "answer #{question.inspect}"
+        { "question" => question.to_s, "groups" => group && answer_groups(group),
+          "heddle" => heddle && select_rows(heddle, "#{what} heddle:"), "against" => against_rows(against, what) }
       end
 
       def against_rows(against, what) = against == :peer ? "peer" : select_rows(against, "#{what} against:")

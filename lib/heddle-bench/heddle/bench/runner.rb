@@ -89,6 +89,10 @@ module Heddle
       end
 
       def announce(plan)
+        if @options[:quick]
+          @io.puts "heddle bench --quick: a smoke run, one short trial a row: it shows that every row runs and " \
+                   "judges nothing"
+        end
         @io.puts "heddle bench: seed #{plan.seed} (repeat with --seed #{plan.seed}); #{plan.runs.size} trials " \
                  "in random order; GC #{@options[:keep_gc] ? 'on' : 'off (--gc keeps it on)'} in rate windows; " \
                  "estimated #{Progress.format_seconds(plan.estimate)}#{deadline_note(plan)}"

@@ -87,7 +87,8 @@ module Heddle
         answers = @findings.answers
         return nil if answers.empty?
 
-        ["== answers (#{@findings.primary_variant}) ==", @findings.load_note.text,
+        smoke = @findings.smoke? && FirstScreen::SMOKE_NOTE.delete("`")
+        ["== answers (#{@findings.primary_variant}) ==", smoke || nil, @findings.load_note.text,
          *answers.map { |a| "#{a.question}: #{a.text}" }, ""].compact.join("\n")
       end
     end

@@ -9,11 +9,14 @@ module Heddle
     # trials allow; a row with no peer (only a floor, the baseline) has no
     # verdict word, only its ratio to the baseline.
     Verdict = Struct.new(:row, :peer, :floor, :group, keyword_init: true) do
+      # The outcome when a side has one trial: no spread, so no call between a win, a loss and noise.
+      const_set(:NOT_JUDGED, "not judged (1 trial)")
+
       # @param row [RowSummary] @param other [RowSummary]
-      # @return [String] "wins", "loses", "within noise", or "unsure (1 trial)" when a side has a single
+      # @return [String] "wins", "loses", "within noise", or "not judged (1 trial)" when a side has a single
       #   trial (no spread to judge the noise by)
       def self.outcome(row, other)
-        return "unsure (1 trial)" if [row, other].any? { |s| s.stats.n < 2 }
+        return Verdict::NOT_JUDGED if [row, other].any? { |s| s.stats.n < 2 }
         return "within noise" if row.overlaps?(other)
 
         row.speed > other.speed ? "wins" : "loses"

@@ -34,7 +34,8 @@ Heddle::Bench.suite(:call_methods) do |s|
   # How the report compares the rows: each heddle row against Concurrently's
   # row of the same call (`compare:`); a plain proc.call is the floor.
   s.group "call methods", rows: /./, floors: "Ruby proc.call"
-  s.answer "Concurrent procs: heddle vs Concurrently 1.2.0 (Concurrently's own reports)", target: 2
+  s.answer "Code written for Concurrently: heddle vs Concurrently 1.2.0",
+           target: 2, details: "Concurrently's own benchmark reports (its 2017 figures and its performance guide)"
   # The seed's own figures, executions per second.
   { "Ruby proc.call" => 11_048_400, "Concurrently conproc.call" => 734_000,
     "Concurrently conproc.call_nonblock" => 857_800, "Concurrently conproc.call_detached" => 464_800,

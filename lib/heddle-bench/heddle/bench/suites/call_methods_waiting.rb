@@ -39,7 +39,7 @@ Heddle::Bench.suite(:call_methods_waiting) do |s|
     rows.pair "waiting #{method}", setup: "test_proc = concurrent_proc{ wait 0 }\n#{batch}", timed: code
   end
 
-  s.answer "Concurrent procs: heddle vs Concurrently 1.2.0 (Concurrently's own reports)", target: 2
+  s.answer "Code written for Concurrently: heddle vs Concurrently 1.2.0", target: 2
   # The seed's own figures, executions per second.
   { "call" => 687_600, "call_nonblock" => 855_600, "call_detached" => 426_400, "call_and_forget" => 722_200,
     "waiting call" => 90_300, "waiting call_nonblock" => 191_800, "waiting call_detached" => 190_300,

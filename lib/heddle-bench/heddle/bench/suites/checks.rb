@@ -287,13 +287,13 @@ Heddle::Bench.suite(:checks) do |s|
     .each do |job, (name, title, source)|
     s.backends job, title: title, source: source, rows: heddle_workers.to_h { |w| [w, "#{name}: heddle #{w}"] }
   end
-  s.answer "Property checks: heddle inline and ractor vs Pbt's worker: :none and :ractor",
-           heddle: cases.keys.map { |name| "#{name}: heddle inline" }, target: 1
-  s.answer "Property checks: heddle inline and ractor vs Pbt's worker: :none and :ractor",
-           heddle: cases.keys.map { |name| "#{name}: heddle ractor" }, target: 1
-  s.answer "A failing check on 2 processes: heddle's pool vs a fresh fork per batch",
+  checks = "Property checks in one process and on ractors: heddle vs Pbt"
+  s.answer checks, heddle: cases.keys.map { |name| "#{name}: heddle inline" }, target: 1,
+                   details: "Pbt's own worker benchmark (worker: :none and worker: :ractor)"
+  s.answer checks, heddle: cases.keys.map { |name| "#{name}: heddle ractor" }, target: 1
+  s.answer "A failing property check on 2 processes: heddle vs new processes for each batch",
            group: "failure_simple", heddle: "failure_simple: heddle process, one pool per check", target: 20,
-           peer: "fresh forks per batch (how Pbt 0.4 ran checks on processes)"
+           peer: "new processes for each batch", details: "how Pbt 0.4 ran checks on processes: a fresh fork per batch"
 
   # The seed's own figures (benchmark-ips i/s, here as seconds per check).
   { "simple" => [1534.0, 73.709], "cpu_bound" => [7.765, 39.273], "io_bound" => [151.102, 53.841],

@@ -130,9 +130,10 @@ Heddle::Bench.suite(:distributed) do |s|
   # The issue's targets, one line of the report's first screen (the killed row's bound,
   # 1.5x undisturbed + the visibility timeout, is not a ratio of two rows: docs/redis.md).
   two = "200 CPU-heavy items: heddle redis, 2 workers"
-  question = "Many machines: Redis workers (overhead vs Sidekiq 7.3, 2 workers vs 1)"
-  s.answer question, heddle: "10,000 trivial items: heddle redis, 2 workers", target: 3
+  question = "Work spread over Redis: heddle vs Sidekiq 7.3, and 2 workers vs 1"
+  s.answer question, heddle: "10,000 trivial items: heddle redis, 2 workers", target: 3,
+                     details: "the targets of worker: :redis (docs/redis.md)"
   s.answer question, heddle: two, against: "200 CPU-heavy items: heddle redis, 1 worker", target: 1.7
   local = "200 CPU-heavy items: heddle process pool of 2, warm"
-  s.answer "Many machines: 2 Redis workers vs a local process pool of 2", heddle: two, against: local, target: 1 / 1.2
+  s.answer "Work spread over Redis: 2 workers vs 2 local processes", heddle: two, against: local, target: 1 / 1.2
 end

@@ -542,10 +542,11 @@ Heddle::Bench.suite(:messages) do |s|
   end
   s.backends "trivial", title: "tiny messages to 10 workers", source: "a pool, one reply awaited at a time",
                         rows: %w[fiber thread process].to_h { |w| [w, "heddle #{w} pool, lockstep, 10 workers"] }
-  s.answer "Messages over pipes, fibers: heddle vs plain fibers with blocking reads",
+  s.answer "Request and reply with workers over pipes, from fibers: heddle vs plain fibers",
+           details: "the fibers vs threads vs processes benchmark (more-fiber-benchmarking.txt), its lockstep rows",
            group: "lockstep: the master waits for each reply", heddle: /\Aheddle fibers over pipes, lockstep/,
            peer: "plain fibers with blocking reads"
-  s.answer "Messages to a heddle fiber pool vs plain fibers over pipes",
+  s.answer "Request and reply with a pool of fiber workers: heddle vs plain fibers over pipes",
            group: "lockstep: the master waits for each reply", heddle: /\Aheddle fiber pool, lockstep/,
            peer: "plain fibers with blocking reads"
 end

@@ -584,7 +584,8 @@ Heddle::Bench.suite(:promises) do |s|
     s.group "thread waiters, #{variant}", rows: /, threads, #{variant}\z/, floors: "Thread::Queue, threads, #{variant}"
   end
   s.group "fiber waiters", rows: /fibers/
-  s.answer "Promises, 10 thread waiters, a new promise per job", group: "thread waiters, fresh"
-  s.answer "Promises, 10 thread waiters, promises reused", group: "thread waiters, reuse"
-  s.answer "Promises, 10 fiber waiters: heddle vs async", group: "fiber waiters"
+  s.answer "10 threads waiting for a result, a new promise each time",
+           group: "thread waiters, fresh", details: "the promise blocking benchmark (promise-blocking-benchmark.ru)"
+  s.answer "10 threads waiting for a result, promises reused", group: "thread waiters, reuse"
+  s.answer "10 fibers waiting for a result: heddle vs async", group: "fiber waiters"
 end

@@ -82,6 +82,7 @@ Heddle::Bench.suite(:scheduler) do |s|
     end
   end
 
-  s.answer "Fiber::Scheduler with plain sleep, Queue and pipes: heddle vs async",
+  s.answer "Plain Ruby sleep, Queue and pipes in fibers: heddle's scheduler vs async",
+           details: "Concurrently's performance guide, its jobs run under Fiber::Scheduler",
            heddle: ["heddle sleep 0", "heddle Queue hand-off", "heddle pipe round trip"]
 end

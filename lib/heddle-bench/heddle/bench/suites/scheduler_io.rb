@@ -112,6 +112,6 @@ Heddle::Bench.suite(:scheduler_io) do |s|
     end
   end
 
-  s.answer "Fiber::Scheduler on pipes and TCP: heddle vs async",
+  s.answer "Pipes and TCP in fibers: heddle's scheduler vs async",
            heddle: jobs.keys.map { |job| "heddle #{job}" }
 end

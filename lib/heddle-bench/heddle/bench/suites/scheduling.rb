@@ -23,7 +23,7 @@ Heddle::Bench.suite(:scheduling) do |s|
               timed: "batch.each do\n  1.times{ conproc.#{method} }\n  wait 0 # to enter the event loop\nend"
   end
 
-  s.answer "Concurrent procs: heddle vs Concurrently 1.2.0 (Concurrently's own reports)", target: 2
+  s.answer "Code written for Concurrently: heddle vs Concurrently 1.2.0", target: 2
   # The guide's own figures, executions per second.
   { "call" => 72_444, "call_nonblock" => 103_468, "call_detached" => 114_882, "call_and_forget" => 117_425 }
     .each do |method, value|

@@ -31,10 +31,8 @@ Heddle::Bench.suite(:wait_methods) do |s|
                                      "batch = Array.new(100) do |idx|\n  IO.pipe\nend",
                               timed: "batch.each{ |*args| test_proc.call(*args) }", teardown: close_pipes
 
-  s.answer "Concurrent procs: heddle vs Concurrently 1.2.0 (Concurrently's own reports)", heddle: "heddle wait 0",
-                                                                                          target: 2
-  s.answer "Concurrent procs: heddle vs Concurrently 1.2.0 (Concurrently's own reports)", heddle: /\Aheddle await_/,
-                                                                                          target: 4
+  s.answer "Code written for Concurrently: heddle vs Concurrently 1.2.0", heddle: "heddle wait 0", target: 2
+  s.answer "Code written for Concurrently: heddle vs Concurrently 1.2.0", heddle: /\Aheddle await_/, target: 4
   # The seed's own figures, executions per second.
   { "wait 0" => 291_100, "await_readable" => 147_800, "await_writable" => 148_300 }.each do |row, value|
     s.reference "Concurrently #{row}", value, note: "Concurrently's report: Ruby 2.4.1, i7-5820K"

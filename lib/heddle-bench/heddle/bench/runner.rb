@@ -117,12 +117,18 @@ module Heddle
         @io.puts "  #{plan.left_out} rows left out under --quick (quick: false)" if plan.left_out.positive?
       end
 
+      # Says up front what the deadline can do: drop rounds past each row's third, never stop the first three.
       def deadline_note(plan)
         return "" unless @deadline
 
-        over = plan.estimate > @deadline ? ", over" : ", within"
-        "#{over} the #{Progress.format_seconds(@deadline)} deadline (--deadline: once every row has " \
-          "#{RoundFit::KEPT} trials, later rounds that the trials' times say would end past it are dropped)"
+        deadline = Progress.format_seconds(@deadline)
+        if plan.estimate <= @deadline
+          return ", within the #{deadline} deadline (--deadline: once every row has #{RoundFit::KEPT} trials, " \
+                 "later rounds that the trials' times say would end past it are dropped)"
+        end
+
+        ", past the #{deadline} deadline (--deadline): the first #{RoundFit::KEPT} trials of every row always run, " \
+          "later rounds only while the trials' times say they end within it"
       end
 
       def suite_estimate(plan, suite)

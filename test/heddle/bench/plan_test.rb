@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "heddle/bench"
+require "stringio"
 
 class BenchPlanTest < Minitest::Test
   Plan = Heddle::Bench::Plan
@@ -155,5 +156,47 @@ class BenchPlanTest < Minitest::Test
     plan = Plan.new(all, seed: 1, variants: [current], trials: 2, skipped: skipped)
 
     refute(plan.runs.any? { |r| r.row.name == "a" })
+  end
+
+  # A duration suite whose first screen reads "heddle short" against its peer "peer short" (same compare:)
+  # and the floor "floor"; "heddle long" and "peer long" are only in the full report, the longest rows.
+  def screened_suite
+    Heddle::Bench::Suite.new(:plan_screen) do |s|
+      s.kind :duration
+      s.trials 3
+      { "heddle short" => ["heddle", "short", 1], "peer short" => ["async", "short", 1],
+        "floor" => ["ruby", nil, 1], "heddle long" => ["heddle", "long", 30], "peer long" => ["async", "long", 20],
+        "peer mid" => ["async", "mid", 5] }.each do |name, (library, compare, estimate)|
+        s.row(name, library: library, compare: compare, estimate: estimate) { |r| r.run { nil } }
+      end
+      s.group "short", rows: /short|floor/, floors: "floor"
+      s.answer "Short jobs", group: "short", heddle: "heddle short"
+    end
+  end
+
+  def test_first_screen_rows_are_the_answers_rows_with_their_peers_and_floors
+    assert_equal ["floor", "heddle short", "peer short"], screened_suite.presentation.first_screen_rows.sort
+  end
+
+  def test_a_plan_over_its_deadline_leaves_out_rows_off_the_first_screen_costliest_first
+    plan = Plan.new([screened_suite], seed: 1, variants: [current])
+
+    assert_equal ["heddle long"], plan.rows_to_leave_out(140).map(&:name) # 3 × (30 + 20 + 5 + 3) s, then 3 × 28 s
+    assert_equal ["heddle long", "peer long", "peer mid"], plan.rows_to_leave_out(1).map(&:name)
+    assert_empty plan.rows_to_leave_out(1_000)
+    assert_empty Plan.new([screened_suite], seed: 1, variants: [current], quick: true).rows_to_leave_out(1)
+  end
+
+  # The run says up front which rows it left out and how to measure them; the first screen's rows all ran.
+  def test_a_run_over_its_deadline_says_which_rows_it_left_out
+    io = StringIO.new
+    results = Heddle::Bench::Runner.new([screened_suite], seed: 1, variants: [current], trials: 3, io: io,
+                                                          deadline: 140).call
+
+    assert_equal(["heddle long"], results.skipped.map { |s| s["row"] })
+    assert_includes io.string, "1 row off the first screen was left out to end within the deadline (plan_screen 1): " \
+                               "`heddle bench plan_screen` measures them"
+    assert_equal [3], results.records.group_by { |r| r["row"] }.values.map(&:size).uniq
+    assert_includes Heddle::Bench::MarkdownReport.skipped_notes(results), io.string[/1 row off.*them/]
   end
 end

@@ -83,7 +83,9 @@ module Heddle
       #   them), one note per row skipped for another reason, one per unloaded suite file
       def self.skipped_notes(results)
         missing = MissingGems.new(results.skipped)
-        [missing.line, *missing.other_rows.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" },
+        left, other = missing.other_rows.partition { |s| s["reason"].start_with?(Plan::LEFT_OUT) }
+        [missing.line, (Runner.left_out_line(left) unless left.empty?),
+         *other.map { |s| "#{s['suite']}/#{s['row']}: #{s['reason']}" },
          *results.load_errors.map { |file, message| "#{File.basename(file)} not loaded: #{message}" }].compact
       end
 

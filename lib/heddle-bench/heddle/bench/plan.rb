@@ -40,6 +40,11 @@ module Heddle
       FORK_SECONDS = 0.05
       # Later warm-ups of a row already warm in this process are this share of the window.
       REWARM_SHARE = 0.2
+      # Under load, suites have taken up to 1.5× their estimates: a plan fits a deadline when its
+      # estimate times this does.
+      OVERRUN = 1.5
+      # Why a row was left out by {#rows_to_leave_out}, as the skipped rows' reason starts.
+      LEFT_OUT = "left out to end within the deadline"
 
       attr_reader :runs, :seed, :skipped
 
@@ -58,6 +63,7 @@ module Heddle
         @variants = variants
         @quick = quick
         @skipped = skipped
+        @suites = suites
         @suites_rows = suites.flat_map(&:rows)
         @budget_scale = [TOTAL_BUDGET / suites.sum(&:budget).clamp(1, nil), 1.0].min
         @sizes = fit(suites, trials, seconds)
@@ -83,6 +89,28 @@ module Heddle
       def estimate_suite(suite)
         warm = {}
         runs.select { |run| run.suite == suite }.sum { |run| estimate_run(run, warm) }
+      end
+
+      # When even the smallest sizes do not fit a deadline, the rows off the
+      # report's first screen to leave out, the costliest first, until the
+      # rest does (with {OVERRUN} to spare): the first screen's rows, their
+      # peers and baselines always run, with all their trials.
+      #
+      # @param deadline [Float] seconds the run should end within
+      # @return [Array<Row>] the rows to leave out (none when the plan fits, or under --quick)
+      def rows_to_leave_out(deadline)
+        return [] if @quick
+
+        costs = @suites.flat_map { |suite| row_costs(suite) }
+        total = costs.sum(&:last)
+        left = []
+        off_screen(costs).each do |row, cost|
+          break if total * OVERRUN <= deadline
+
+          left << row
+          total -= cost
+        end
+        left
       end
 
       # @param variant [String]
@@ -127,6 +155,17 @@ module Heddle
           @budget_scale *= 0.8
         end
         sizes
+      end
+
+      # The rows off the first screen with their costs, costliest first.
+      def off_screen(costs)
+        first_screen = @suites.to_h { |suite| [suite, suite.presentation.first_screen_rows] }
+        costs.reject { |row, _| first_screen.fetch(row.suite).include?(row.name) }.sort_by { |_, cost| -cost }
+      end
+
+      def row_costs(suite)
+        trials, seconds = size_of(suite)
+        active(suite).map { |row| [row, @variants.sum { |variant| rough_row(row, variant, trials, seconds) }] }
       end
 
       def build(suites)

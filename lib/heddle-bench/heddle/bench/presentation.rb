@@ -137,6 +137,20 @@ module Heddle
         declared
       end
 
+      # The rows the report's first screen reads, so that a run short of time
+      # keeps them: each answer's heddle rows with their peers (the group's
+      # `pairs:`, else the rows of the same `compare:`), floors and `against:`
+      # rows, and the backend table's rows.
+      #
+      # @return [Array<String>] row names, in no particular order
+      def first_screen_rows
+        names = backend_columns.flat_map { |column| [*column["rows"].values, column["scale"]] }
+        answers.each do |answer|
+          answer_groups_or_all(answer).each { |group| names.concat(answer_rows(answer, group)) }
+        end
+        names.compact.uniq
+      end
+
       # @param name [String]
       # @return [Hash, nil] the declared group of that name
       def group_named(name) = groups.find { |g| g["name"] == name.to_s }
@@ -153,6 +167,32 @@ module Heddle
       end
 
       private
+
+      # An answer's groups: those it names, else every declared one and the rest of the suite as one more.
+      def answer_groups_or_all(answer)
+        return answer["groups"].map { |name| group_named(name) } if answer["groups"]
+
+        rest = @suite.rows.map(&:name) - groups.flat_map { |g| g["rows"] }
+        groups + (rest.empty? ? [] : [{ "rows" => rest, "floors" => [], "pairs" => nil }])
+      end
+
+      def answer_rows(answer, group)
+        heddle = (answer["heddle"] || group["rows"]).select do |name|
+          group["rows"].include?(name) && @suite.row_named(name).library == "heddle"
+        end
+        others = answer["against"] == "peer" ? heddle.flat_map { |name| peer_names(group, name) } : answer["against"]
+        heddle + group["floors"] + others
+      end
+
+      def peer_names(group, name)
+        return group["pairs"].fetch(name, []) if group["pairs"]
+
+        compare = @suite.row_named(name).compare or return []
+        group["rows"].select do |other|
+          row = @suite.row_named(other)
+          row.library != "heddle" && !group["floors"].include?(other) && row.compare == compare
+        end
+      end
 
       def kept_column(column, kept)
         column.merge("rows" => column["rows"].select { |_, n| kept.include?(n) },

@@ -34,12 +34,22 @@ module Heddle
         environment = Environment.capture(keep_gc: @options[:keep_gc])
         @first_reading = @reading = @sampler.read
         skipped = check_requirements
-        plan = Plan.new(@suites, **@options.except(:keep_gc), skipped: skipped)
+        plan = fit_rows(Plan.new(@suites, **@options.except(:keep_gc), skipped: skipped), skipped)
         announce(plan)
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         records = execute(plan)
         finish(environment, plan, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, records)
         Results.new(data(plan, environment, skipped, records))
+      end
+
+      # @param left [Array<Hash>] skipped rows' data whose reason is {Plan::LEFT_OUT}
+      # @return [String] one line for them: how many, from which suites, and the command that measures them
+      def self.left_out_line(left)
+        suites = left.group_by { |s| s["suite"] }.transform_values(&:size)
+        rows = left.size == 1 ? "1 row off the first screen was" : "#{left.size} rows off the first screen were"
+        "#{rows} #{Plan::LEFT_OUT} " \
+          "(#{suites.map { |name, n| "#{name} #{n}" }.join(', ')}): `heddle bench #{suites.keys.join(' ')}` " \
+          "measures them"
       end
 
       # @param record [Hash]
@@ -80,6 +90,19 @@ module Heddle
         end.join(", ")
       end
 
+      # A plan whose smallest sizes overrun the deadline leaves out rows off the
+      # first screen (said up front and in the report), never the headline's.
+      def fit_rows(plan, skipped)
+        left = @deadline ? plan.rows_to_leave_out(@deadline) : []
+        return plan if left.empty?
+
+        left.each do |row|
+          skipped[row] = "#{Plan::LEFT_OUT} (#{Progress.format_seconds(@deadline)}): not on the first screen; " \
+                         "`heddle bench #{row.suite.name}` measures it"
+        end
+        Plan.new(@suites, **@options.except(:keep_gc), skipped: skipped)
+      end
+
       def check_requirements
         all_foreign = @options[:isolate_all] || @options[:variants].all? { |variant| Plan.foreign?(variant) }
         @suites.flat_map(&:rows).each_with_object({}) do |row, skipped|
@@ -106,7 +129,9 @@ module Heddle
       def announce_skipped(plan)
         missing = MissingGems.new(skipped_data(plan.skipped))
         @io.puts "  #{missing.line}" if missing.any?
-        missing.other_rows.each { |s| @io.puts "  #{s['suite']}/#{s['row']}: #{s['reason']}" }
+        left, other = missing.other_rows.partition { |s| s["reason"].start_with?(Plan::LEFT_OUT) }
+        @io.puts "  #{self.class.left_out_line(left)}" unless left.empty?
+        other.each { |s| @io.puts "  #{s['suite']}/#{s['row']}: #{s['reason']}" }
       end
 
       def skipped_data(skipped)

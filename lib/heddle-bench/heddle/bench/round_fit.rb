@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "plan"
+
 module Heddle
   module Bench
     # Keeps a run within its deadline from what its trials took, not from the

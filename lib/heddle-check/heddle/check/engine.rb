@@ -106,8 +106,10 @@ module Heddle
       end
 
       def failed(start, first, index, error)
-        return [index, redraw(start, first, index), error, Sizing.for_run(index, @options.runs, @options.max_size),
-                false] unless @drawn
+        unless @drawn
+          return [index, redraw(start, first, index), error, Sizing.for_run(index, @options.runs, @options.max_size),
+                  false]
+        end
 
         values, size = @drawn[index - first]
         candidate = replay(values, nil, size) or raise HarnessError, "a failing case could not be built again " \

@@ -77,7 +77,8 @@ module Heddle
         file, line = property.origin
         file = relative(file)
         @name = "#{file}:#{line} #{property.arbitrary.inspect}"
-        @path = File.join(folder, "#{File.basename(file, '.rb')}-#{line}-#{Digest::SHA256.hexdigest(@name)[0, 16]}.json")
+        @path = File.join(folder,
+                          "#{File.basename(file, '.rb')}-#{line}-#{Digest::SHA256.hexdigest(@name)[0, 16]}.json")
       end
 
       # The cases kept for this property, oldest failure last. One file read;
@@ -126,15 +127,13 @@ module Heddle
       end
 
       def entry_of(entry)
-        size = entry.is_a?(::Hash) && entry["size"]
-        values = entry.is_a?(::Hash) && entry["choices"]
-        unless size.is_a?(::Integer) && !size.negative? && values.is_a?(::Array) &&
-               values.all? { |v| v.is_a?(::Integer) || v.is_a?(::Float) }
-          raise TypeError, "a failure is not {\"size\": Integer, \"choices\": [numbers]}: #{entry.inspect[0, 80]}"
-        end
+        size, values = entry.values_at("size", "choices") if entry.is_a?(::Hash)
+        return [values, size] if size.is_a?(::Integer) && !size.negative? && numbers?(values)
 
-        [values, size]
+        raise TypeError, "a failure is not {\"size\": Integer, \"choices\": [numbers]}: #{entry.inspect[0, 80]}"
       end
+
+      def numbers?(values) = values.is_a?(::Array) && values.all? { |v| v.is_a?(::Integer) || v.is_a?(::Float) }
 
       def remove
         File.delete(@path)

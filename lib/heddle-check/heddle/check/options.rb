@@ -73,16 +73,23 @@ module Heddle
       def initialize(values)
         @worker = values[:worker].is_a?(String) ? values[:worker].to_sym : values[:worker]
         @size = values[:size] || self.class.default_size(@worker)
-        @seeded = !(values[:seed] || ENV.fetch("HEDDLE_CHECK_SEED", nil)).nil?
+        @seeded = !values[:seed].nil? || ENV.key?("HEDDLE_CHECK_SEED")
         @seed = values[:seed] || self.class.default_seed
         %i[runs max_shrinks timeout max_size url store label target].each do |k|
           instance_variable_set(:"@#{k}", values[k])
         end
+        check_values!
+        check_url!
+      end
+
+      # Every option against its rule.
+      # @return [void]
+      # @raise [ArgumentError] naming the first bad option and its value
+      def check_values!
         RULES.each do |name, (test, want)|
           value = public_send(name)
           raise ArgumentError, "#{name}: must be #{want}, got #{value.inspect}" unless test.call(value)
         end
-        check_url!
       end
 
       # @return [Boolean] whether the seed was chosen (seed: or HEDDLE_CHECK_SEED): a replay of that

@@ -96,7 +96,7 @@ module Heddle
       def nudge_float(value)
         return 0.0 unless value.finite?
 
-        @rng.rand(2).zero? ? value * (0.5 + @rng.rand * 1.5) : value + ((@rng.rand * 2) - 1)
+        @rng.rand(2).zero? ? value * (0.5 + (@rng.rand * 1.5)) : value + ((@rng.rand * 2) - 1)
       end
     end
   end

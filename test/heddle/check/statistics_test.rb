@@ -51,9 +51,22 @@ class CheckStatisticsTest < Minitest::Test
                     seed: 1).statistics
     assert_empty alike.warnings, "map keeps its source's choices: distinct choices are not alike"
     same = C.check(C.property(C.constant(1)) { true }, seed: 1).statistics
-    assert_match(/100% of cases were the same value/, same.warnings.join)
+    assert_match(/all cases were the same value/, same.warnings.join)
     labelled = C.check(C.property(C.integer) { true }, seed: 1, label: ->(_) { :all }).statistics
     assert_match(/100% of cases had the label :all/, labelled.warnings.join)
+  end
+
+  # Cases of the same choices among others, spread evenly.
+  def alike_share(same, others)
+    stats = Heddle::Check::Statistics.new
+    (same + others).times { |i| stats.record(i < 2 * others && i.odd? ? [i] : [7], nil) }
+    stats
+  end
+
+  def test_ninety_percent_alike_is_warned_and_three_quarters_is_not
+    assert_match(/at least \d+% of cases were the same value/, alike_share(92, 8).warnings.join)
+    assert_empty alike_share(75, 25).warnings
+    assert_empty alike_share(9, 0).warnings, "too few cases to judge"
   end
 
   def test_a_varied_check_has_nothing_to_report
@@ -77,7 +90,7 @@ class CheckStatisticsTest < Minitest::Test
     Heddle::Check::StatisticsReport.flush(io)
     Heddle::Check::StatisticsReport.flush(io)
     assert_equal 1, io.string.scan("heddle-check statistics:").size
-    assert_match(/^  Loud#test: 100 runs; warning: 100% of cases were the same value$/, io.string)
+    assert_match(/^  Loud#test: 100 runs; warning: all cases were the same value$/, io.string)
     refute_includes io.string, "Quiet#test"
   end
 

@@ -36,7 +36,14 @@ module Heddle
       VERSION = 1
 
       @warned = {}
+      @digests = {}
       @lock = Mutex.new
+
+      # A property's file name digest, computed once per process and name (checks are often ~100 µs).
+      # @param name [String] @return [String]
+      def self.digest(name)
+        @lock.synchronize { @digests[name] ||= Digest::SHA256.hexdigest(name)[0, 16] }
+      end
 
       # Warns once per process and file.
       # @param path [String] @param message [String]
@@ -78,13 +85,15 @@ module Heddle
         file = relative(file)
         @name = "#{file}:#{line} #{property.arbitrary.inspect}"
         @path = File.join(folder,
-                          "#{File.basename(file, '.rb')}-#{line}-#{Digest::SHA256.hexdigest(@name)[0, 16]}.json")
+                          "#{File.basename(file, '.rb')}-#{line}-#{FailureStore.digest(@name)}.json")
       end
 
       # The cases kept for this property, oldest failure last. One file read;
       # none kept when there is no file.
       # @return [Array<(Array<Numeric>, Integer)>] [choices, size] pairs
       def load
+        return [] unless File.exist?(@path) # a stat: cheaper than the exception of a missing file
+
         cases(JSON.parse(File.read(@path), allow_nan: true))
       rescue Errno::ENOENT
         []

@@ -12,13 +12,19 @@ module Heddle
     #
     # Two health warnings, as Hypothesis's health checks: more than half of
     # the draws refused (filter, unique), and nearly all cases alike (the
-    # same choices, or the same label).
+    # same choices, or the same label). Alike choices are found by a
+    # majority vote (Boyer and Moore's) over a sample of the cases (every
+    # {Engine::SAMPLE}th, or all with a label or target): one comparison
+    # per sampled case, no hash of every case, as a cheap check's cost is
+    # its generation (the `checks` benchmark's simple row). The vote's count
+    # is a lower bound of the most common case's: it is at least
+    # ALIKE - (1 - ALIKE) of the sample whenever ALIKE of it is alike.
     class Statistics
       # Share of refused draws above which a check is warned about.
       REFUSED = 0.5
       # Share of cases that, alike, make a check warned about.
       ALIKE = 0.9
-      # Fewer cases than this say nothing about alikeness (a check of 3 runs).
+      # Fewer cases (sampled cases) than this say nothing about alikeness (a check of 3 runs).
       MIN_CASES = 10
       # Labels shown in a summary line; the rest are summed as "other".
       SHOWN = 6
@@ -43,27 +49,48 @@ module Heddle
         @mode = mode
         @cases = 0
         @labels = Hash.new(0)
-        @shapes = Hash.new(0)
+        @candidate = nil # the majority vote's candidate: a case's choices
+        @votes = 0
+        @samples = 0
         @best = nil
         @attempts = 0
         @refusals = 0
       end
 
-      # Counts one case.
-      # @param shape [Integer] a hash of the case's choices (equal choices, equal values)
+      # @return [Boolean] whether every case must be {#record}ed (a label or a target), not only {#sample}d
+      def every_case? = !(@label.nil? && @target.nil?)
+
+      # Labels and scores one case, and samples it.
+      # @param values [Array<Numeric>] the case's choices (equal choices, equal values); copied if kept
       # @param args [Object] the case's arguments
       # @return [Numeric, nil] its score when there is a target
       # @raise [TypeError] when `label:` or `target:` answers something unusable
-      def record(shape, args)
-        @cases += 1
-        @shapes[shape] += 1
+      def record(values, args)
+        sample(values)
         classify(args) if @label
         score(args) if @target
       end
 
-      # @param choices [Choices] the fresh source a check drew from
+      # Counts a case's choices in the alikeness vote.
+      # @param values [Array<Numeric>] copied if kept
       # @return [void]
-      def count_refusals(choices)
+      def sample(values)
+        @samples += 1
+        if @candidate == values then @votes += 1
+        elsif @votes.zero?
+          @candidate = values.dup
+          @votes = 1
+        else
+          @votes -= 1
+        end
+      end
+
+      # Counts a batch of cases drawn from choices.
+      # @param count [Integer] cases in the batch
+      # @param choices [Choices] the fresh source the check draws from (its refusals so far)
+      # @return [void]
+      def count(count, choices)
+        @cases += count
         @attempts = choices.attempts
         @refusals = choices.refusals
       end
@@ -78,9 +105,9 @@ module Heddle
           warned << "#{percent(@refusals, @attempts)} of filtered draws were refused (filter, unique): " \
                     "build values with map instead"
         end
-        warned << "#{percent(alike, @cases)} of cases were the same value" if alike? { alike }
+        warned << alike_warning if alike?(@samples) { @votes + (@samples * (1 - ALIKE)) }
         label, count = @labels.max_by { |_, n| n }
-        warned << "#{percent(count, @cases)} of cases had the label #{label.inspect}" if alike? { count || 0 }
+        warned << "#{percent(count, @cases)} of cases had the label #{label.inspect}" if alike?(@cases) { count || 0 }
         warned
       end
 
@@ -119,10 +146,14 @@ module Heddle
         end
       end
 
-      def alike = @shapes.each_value.max || 0
+      # The vote's count is a lower bound of the candidate's cases.
+      def alike_warning
+        share = @votes == @samples ? "all" : "at least #{percent(@votes, @samples)} of"
+        "#{share} cases were the same value"
+      end
 
-      def alike?
-        @cases >= MIN_CASES && yield >= @cases * ALIKE
+      def alike?(whole)
+        whole >= MIN_CASES && yield >= whole * ALIKE
       end
 
       def label_shares

@@ -62,25 +62,31 @@ module Heddle
         return out if out.empty?
         return duplicate_block(out) if @rng.rand(3).zero?
 
+        other = @kept[@rng.rand(@kept.size)][1]
         (1 + @rng.rand(NUDGES)).times do
           i = @rng.rand(out.size)
-          out[i] = out[i].is_a?(::Integer) ? nudge_integer(out[i]) : nudge_float(out[i])
+          out[i] = out[i].is_a?(::Integer) ? nudge_integer(out[i], other[i]) : nudge_float(out[i])
         end
         out
       end
 
-      # A step up to the value's own scale, or by one; up more often than
-      # down (targets are mostly sizes and magnitudes, which larger choices
+      # A step of a random scale up to the value's own (a power of two, so
+      # that a case near its best is tuned finely and one far from it moves
+      # far), or of the distance to the same choice of another kept case
+      # (as differential evolution: the steps shrink as the best cases
+      # close in), or by one, or a doubling; up more often than down
+      # (targets are mostly sizes and magnitudes, which larger choices
       # make), and both ways so that a score that wants smaller ones climbs
       # too. A replay clamps what leaves the choice's range.
-      def nudge_integer(value)
-        scale = [value.abs, 2].max
-        case @rng.rand(6)
-        when 0, 1 then value + @rng.rand(1..scale)
-        when 2 then value * 2
-        when 3 then value + 1
-        when 4 then value - 1
-        else value - @rng.rand(1..scale)
+      def nudge_integer(value, other)
+        step = @rng.rand(1..(1 << @rng.rand(value.abs.bit_length + 1)))
+        case @rng.rand(8)
+        when 0, 1 then value + step
+        when 2 then value - step
+        when 3 then value * 2
+        when 4 then value + 1
+        when 5 then value - 1
+        else value + (other.is_a?(::Integer) ? ((other - value) * (@rng.rand - 0.5) * 2).round : 0)
         end
       end
 

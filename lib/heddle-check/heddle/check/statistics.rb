@@ -49,7 +49,7 @@ module Heddle
         @mode = mode
         @cases = 0
         @labels = Hash.new(0)
-        @candidate = nil # the majority vote's candidate: a case's choices
+        @candidate = nil # the majority vote's candidate: the hash of a case's choices
         @votes = 0
         @samples = 0
         @best = nil
@@ -61,7 +61,7 @@ module Heddle
       def every_case? = !(@label.nil? && @target.nil?)
 
       # Labels and scores one case, and samples it.
-      # @param values [Array<Numeric>] the case's choices (equal choices, equal values); copied if kept
+      # @param values [Array<Numeric>] the case's choices (equal choices, equal values)
       # @param args [Object] the case's arguments
       # @return [Numeric, nil] its score when there is a target
       # @raise [TypeError] when `label:` or `target:` answers something unusable
@@ -71,14 +71,16 @@ module Heddle
         score(args) if @target
       end
 
-      # Counts a case's choices in the alikeness vote.
-      # @param values [Array<Numeric>] copied if kept
+      # Counts a case's choices in the alikeness vote, by their hash (no
+      # copy to keep, nothing for the GC).
+      # @param values [Array<Numeric>]
       # @return [void]
       def sample(values)
         @samples += 1
-        if @candidate == values then @votes += 1
+        digest = values.hash
+        if digest == @candidate then @votes += 1
         elsif @votes.zero?
-          @candidate = values.dup
+          @candidate = digest
           @votes = 1
         else
           @votes -= 1

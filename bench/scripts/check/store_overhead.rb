@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 # CPU per check of the `checks` suite's simple property (inline, 100 runs), the cheapest check, where a
 # per-check cost of the failure store and statistics shows: ROW is seeded (seed: 42, the store skipped),
 # unseeded (the store's stat of a missing file) or labelled (label: given, every case classified).

@@ -9,6 +9,7 @@ require_relative "check/command"
 require_relative "check/engine"
 require_relative "check/errors"
 require_relative "check/failure"
+require_relative "check/failure_store"
 require_relative "check/handler"
 require_relative "check/isolation"
 require_relative "check/options"
@@ -20,6 +21,8 @@ require_relative "check/runners"
 require_relative "check/shrinker"
 require_relative "check/sizing"
 require_relative "check/stateful"
+require_relative "check/statistics"
+require_relative "check/targeting"
 require_relative "check/version"
 
 module Heddle
@@ -72,7 +75,9 @@ module Heddle
     # @param property [Property, Symbol] a property, or the name of one given to {.register}
     # @param options [Hash] worker: (:inline, :fiber, :thread, :process, :ractor, :redis), size: (workers),
     #   runs: (100), seed:, max_shrinks: (1000), timeout: (seconds, whole check), max_size: (30),
-    #   url: (worker: :redis only; the property must be registered, see docs/redis.md)
+    #   url: (worker: :redis only; the property must be registered, see docs/redis.md),
+    #   store: (false, or a folder; default .heddle-check/, see {FailureStore}), label: and target: (Procs of
+    #   the arguments, see {Statistics} and {Targeting})
     # @return [Result]
     # @raise [ArgumentError] for an unknown option
     # @raise [TypeError] for something that is neither a property nor a registered name

@@ -47,6 +47,10 @@ module Heddle
       attr_reader :discarded
       # @return [Array<Integer>] integers drawn by {Arbitraries::Integer} lately (fresh draws only)
       attr_reader :recent
+      # @return [Integer] {#attempt}s made since this object was made (not cleared by {#reset!})
+      attr_reader :attempts
+      # @return [Integer] of those, how many were refused (for {Statistics}' health warning)
+      attr_reader :refusals
 
       # @param rng [Random] the check's random source
       # @return [Choices] choices drawn afresh from rng
@@ -68,6 +72,8 @@ module Heddle
         @leaves = 0
         @nodes = 0
         @depth = 0
+        @attempts = 0
+        @refusals = 0
         replaying(prefix, hole) unless rng
       end
 
@@ -156,6 +162,8 @@ module Heddle
       def attempt(label)
         index = open_span(label, false)
         value, kept = yield
+        @attempts += 1
+        @refusals += 1 unless kept
         close_span(index)
         @discarded << index if index && !kept && @span_ends[index] > @span_starts[index]
         [value, kept]

@@ -2,6 +2,7 @@
 
 require "minitest"
 require_relative "../check"
+require_relative "statistics_report"
 
 module Heddle
   module Check
@@ -18,6 +19,9 @@ module Heddle
     #       assert_property(C.integer, C.integer, runs: 200) { |a, b| assert_equal a + b, b + a }
     #     end
     #   end
+    #
+    # Labels, targets and health warnings ({Statistics}) are printed after
+    # the run's summary, one line per check that has any.
     module Minitest
       # The replay line of a failure names this helper.
       REPLAY = "assert_property(..., seed:)"
@@ -33,6 +37,7 @@ module Heddle
         property, options = Heddle::Check.split_property_arguments(property_or_arbitraries, keywords, block)
         self.assertions += 1
         result = Heddle::Check.check(property, **options)
+        StatisticsReport.add("#{self.class.name}##{name}", result)
         raise ::Minitest::Assertion, result.report(replay: REPLAY), Backtrace.user(caller) if result.failed?
 
         result
@@ -40,3 +45,5 @@ module Heddle
     end
   end
 end
+
+Minitest.after_run { Heddle::Check::StatisticsReport.flush($stdout) }

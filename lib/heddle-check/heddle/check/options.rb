@@ -12,8 +12,9 @@ module Heddle
       # Backends of Heddle::Pool, plus the fork-per-batch baseline used by the `checks` benchmark.
       WORKERS = %i[inline fiber thread process ractor fork_per_batch redis].freeze
       # Defaults: 100 runs as Pbt; 1000 shrink steps bound a pathological shrink.
+      # store: nil follows HEDDLE_CHECK_STORE, else the default folder ({FailureStore}).
       DEFAULTS = { worker: :inline, size: nil, runs: 100, seed: nil, max_shrinks: 1000, timeout: nil,
-                   max_size: Sizing::MAX_SIZE, url: nil }.freeze
+                   max_size: Sizing::MAX_SIZE, url: nil, store: nil, label: nil, target: nil }.freeze
       # What each option must be, as a test and the words of the error.
       RULES = {
         worker: [->(v) { WORKERS.include?(v) }, "one of #{WORKERS.map(&:inspect).join(', ')}"],
@@ -23,7 +24,11 @@ module Heddle
         max_shrinks: [->(v) { v.is_a?(Integer) && !v.negative? }, "an Integer >= 0"],
         max_size: [->(v) { v.is_a?(Integer) && !v.negative? }, "an Integer >= 0"],
         timeout: [->(v) { v.nil? || (v.is_a?(Numeric) && v.positive?) }, "nil or positive seconds"],
-        url: [->(v) { v.nil? || v.is_a?(String) }, "a redis:// URL (worker: :redis only)"]
+        url: [->(v) { v.nil? || v.is_a?(String) }, "a redis:// URL (worker: :redis only)"],
+        store: [->(v) { [nil, true, false].include?(v) || (v.is_a?(String) && !v.empty?) },
+                "true, false or a folder (String)"],
+        label: [->(v) { v.nil? || v.respond_to?(:call) }, "nil or a Proc of the arguments returning labels"],
+        target: [->(v) { v.nil? || v.respond_to?(:call) }, "nil or a Proc of the arguments returning a Numeric"]
       }.freeze
 
       # @!attribute [r] worker
@@ -42,6 +47,12 @@ module Heddle
       #   @return [String, nil] the Redis URL (worker: :redis)
       # @!attribute [r] max_size
       #   @return [Integer]
+      # @!attribute [r] store
+      #   @return [Boolean, String, nil] the failure store: off (false), a folder, or the default (nil, true)
+      # @!attribute [r] label
+      #   @return [Proc, nil] classifies each case's arguments ({Statistics})
+      # @!attribute [r] target
+      #   @return [Proc, nil] scores each case's arguments; generation steers towards higher scores ({Targeting})
       DEFAULTS.each_key { |option| attr_reader option }
 
       # @param given [Hash] the caller's options
@@ -62,14 +73,28 @@ module Heddle
       def initialize(values)
         @worker = values[:worker].is_a?(String) ? values[:worker].to_sym : values[:worker]
         @size = values[:size] || self.class.default_size(@worker)
+        @seeded = !values[:seed].nil? || ENV.key?("HEDDLE_CHECK_SEED")
         @seed = values[:seed] || self.class.default_seed
-        %i[runs max_shrinks timeout max_size url].each { |k| instance_variable_set(:"@#{k}", values[k]) }
+        %i[runs max_shrinks timeout max_size url store label target].each do |k|
+          instance_variable_set(:"@#{k}", values[k])
+        end
+        check_values!
+        check_url!
+      end
+
+      # Every option against its rule.
+      # @return [void]
+      # @raise [ArgumentError] naming the first bad option and its value
+      def check_values!
         RULES.each do |name, (test, want)|
           value = public_send(name)
           raise ArgumentError, "#{name}: must be #{want}, got #{value.inspect}" unless test.call(value)
         end
-        check_url!
       end
+
+      # @return [Boolean] whether the seed was chosen (seed: or HEDDLE_CHECK_SEED): a replay of that
+      #   run alone, so the failure store is neither read nor written (as Hypothesis does with a seed)
+      def seeded? = @seeded
 
       # url: goes with worker: :redis, and only with it.
       # @return [void]

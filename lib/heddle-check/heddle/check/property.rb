@@ -17,6 +17,9 @@ module Heddle
       attr_reader :predicate
       # @return [Symbol] :single, :positional or :keywords
       attr_reader :mode
+      # @return [(String, Integer)] where the property was written: its block's file and line, or, for a
+      #   block of heddle-check's own (a stateful property's), the caller's; names it in the {FailureStore}
+      attr_reader :origin
 
       # @param arbitraries [Array<Arbitrary>] positional arbitraries
       # @param keywords [Hash{Symbol => Arbitrary}] keyword arbitraries
@@ -30,6 +33,7 @@ module Heddle
 
         @predicate = predicate
         @mode, @arbitrary = shape(arbitraries, keywords)
+        @origin = origin_of(predicate)
       end
 
       # @param raw [Object] a raw value of #arbitrary
@@ -51,6 +55,16 @@ module Heddle
       def inspect = "#<Heddle::Check::Property #{@mode} #{@arbitrary.inspect}>"
 
       private
+
+      # The block's own location unless it is heddle-check's; the caller's
+      # is looked up only then, as it costs a walk of the stack.
+      def origin_of(predicate)
+        file, line = predicate.source_location
+        return [file, line] if file && !Backtrace.internal?(file)
+
+        frame = caller_locations.find { |f| !Backtrace.internal?(f.absolute_path || f.path) }
+        frame ? [frame.absolute_path || frame.path, frame.lineno] : ["unknown", 0]
+      end
 
       def shape(arbitraries, keywords)
         (arbitraries + keywords.values).each do |a|

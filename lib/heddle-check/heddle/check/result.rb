@@ -23,6 +23,12 @@ module Heddle
       attr_reader :size
       # @return [Float] wall-clock seconds the check took
       attr_reader :seconds
+      # @return [Statistics, nil] what the check generated: labels, the target's best, health warnings
+      attr_reader :statistics
+      # @return [String, nil] the failure store file the failing case was saved in (nil: store off, or passed)
+      attr_reader :stored
+      # @return [Boolean] whether the failure was a case of the failure store, replayed before any fresh run
+      attr_reader :replayed
 
       # @param options [Options]
       # @param seconds [Float]
@@ -31,7 +37,14 @@ module Heddle
       # @param counterexample [Object]
       # @param original [Object]
       # @param error [Exception, nil] nil when the property held
-      def initialize(options:, seconds:, runs:, shrinks: 0, counterexample: nil, original: nil, error: nil) # rubocop:disable Metrics/ParameterLists -- a record
+      # @param statistics [Statistics, nil]
+      # @param stored [String, nil] the failure store file
+      # @param replayed [Boolean] the failure came from the store
+      def initialize(options:, seconds:, runs:, shrinks: 0, counterexample: nil, original: nil, error: nil, # rubocop:disable Metrics/ParameterLists -- a record
+                     statistics: nil, stored: nil, replayed: false)
+        @statistics = statistics
+        @stored = stored
+        @replayed = replayed
         @seed = options.seed
         @worker = options.worker
         @size = options.size
@@ -66,7 +79,7 @@ module Heddle
           First failure:  #{@original.inspect}
           Error: #{@error.class}: #{@error.message}
           #{Backtrace.user(@error.backtrace, 5).map { |l| "  #{l}" }.join("\n")}
-          Replay: pass seed: #{@seed} to #{replay}, or set HEDDLE_CHECK_SEED=#{@seed}
+          #{replay_line(replay)}
         TEXT
       end
 
@@ -79,6 +92,14 @@ module Heddle
       end
 
       private
+
+      # A case of the store is not the seed's: the store replays it (as Hypothesis does not offer a seed then).
+      def replay_line(replay)
+        return "Replay: found by replaying #{@stored}; it is replayed first on every run until it passes" if @replayed
+
+        line = "Replay: pass seed: #{@seed} to #{replay}, or set HEDDLE_CHECK_SEED=#{@seed}"
+        @stored ? "#{line} (saved in #{@stored}, replayed first next run)" : line
+      end
 
       def plural(count, word) = count == 1 ? "1 #{word}" : "#{count} #{word}s"
     end

@@ -2,11 +2,14 @@
 
 require "rspec/expectations"
 require_relative "../check"
+require_relative "statistics_report"
 
 module Heddle
   module Check
     # RSpec helpers: the `hold` matcher and `check_property`. Requiring this
-    # file includes them in every example group when RSpec is configured.
+    # file includes them in every example group when RSpec is configured, and
+    # prints the checks' labels, targets and health warnings ({Statistics})
+    # after the suite.
     #
     # @example
     #   require "heddle/check/rspec"
@@ -33,6 +36,7 @@ module Heddle
         # @return [Boolean] whether every run passed
         def matches?(property)
           @result = Heddle::Check.check(property, **@options)
+          Heddle::Check::RSpec.report(@result)
           @result.passed?
         end
 
@@ -44,6 +48,14 @@ module Heddle
 
         # @return [String]
         def description = "hold for all generated values"
+      end
+
+      # Gathers a result's statistics under the running example's name.
+      # @param result [Result]
+      # @return [void]
+      def self.report(result)
+        example = ::RSpec.current_example if ::RSpec.respond_to?(:current_example)
+        StatisticsReport.add(example&.full_description || "(outside an example)", result)
       end
 
       # @param options [Hash] options of {Heddle::Check.check} (worker:, runs:, seed:, ...)
@@ -61,6 +73,7 @@ module Heddle
       def check_property(*property_or_arbitraries, **keywords, &block)
         property, options = Heddle::Check.split_property_arguments(property_or_arbitraries, keywords, block)
         result = Heddle::Check.check(property, **options)
+        Heddle::Check::RSpec.report(result)
         if result.failed?
           raise ::RSpec::Expectations::ExpectationNotMetError, result.report(replay: REPLAY), Backtrace.user(caller)
         end
@@ -71,4 +84,9 @@ module Heddle
   end
 end
 
-RSpec.configure { |config| config.include Heddle::Check::RSpec } if defined?(RSpec.configure)
+if defined?(RSpec.configure)
+  RSpec.configure do |config|
+    config.include Heddle::Check::RSpec
+    config.after(:suite) { Heddle::Check::StatisticsReport.flush($stdout) }
+  end
+end

@@ -247,7 +247,7 @@ module Heddle
     # @param until_done [#__resumed__]
     # @return [void]
     # @raise [DeadlockError] when nothing could ever resume +until_done+
-    def run_until(until_done) # rubocop:disable Metrics/AbcSize, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
+    def run_until(until_done) # rubocop:disable Metrics/AbcSize, Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
       queue = @queue
       outer_round = @round_left
       # Fibers wait on IO that may have become ready while the caller ran:

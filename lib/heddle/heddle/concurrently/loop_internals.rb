@@ -19,8 +19,11 @@ module Heddle
 
       # Concurrently's run queue, with its constants (the slots of a cart).
       class RunQueue
+        # A cart's slot for its evaluation.
         EVALUATION = 0
+        # A cart's slot for its due time.
         TIME = 1
+        # A cart's slot for its resume value.
         RESULT = 2
         # Concurrently's sorted track of carts.
         class Track < Array; end

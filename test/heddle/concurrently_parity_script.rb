@@ -371,7 +371,7 @@ check("class names") { [Concurrently::Evaluation::TimeoutError.name, Concurrentl
 check("children of a concluded parent") do
   child = nil
   parent = concurrently do
-    child = concurrently { wait(0.001) && :child }
+    child = concurrently { wait(0.2) && :child } # long enough not to end before its parent is concluded
     wait 1
   end
   wait 0

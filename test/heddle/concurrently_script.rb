@@ -166,4 +166,9 @@ check("interrupt keeps loop") do
   end
   later.await_result
 end
+check("error_log_output refused") do
+  Concurrently::Proc.error_log_output = 5
+rescue Concurrently::Error => e
+  [e.class, e.message]
+end
 check("nothing to wait for") { await_resume! }

@@ -40,14 +40,38 @@ class ConcurrentlyCompatTest < Minitest::Test
     "debug call_and_forget" => '["BEGIN", "SUSPEND", "RESUME", "END"]',
     "interrupt keeps loop" => ":later",
     "nothing to wait for" => "raised Heddle::EventLoop::DeadlockError: Infinitely running event loop detected: " \
-                             "There are no evaluations scheduled and no IOs to await. Nothing can resume the " \
-                             "waiting evaluation; schedule work or resume it before waiting."
+                             "There are no evaluations scheduled and no IOs to await.",
+    "error_log_output refused" => '[Heddle::Error, "output no logger or IO"]'
   }.freeze
 
   def test_concurrently_code_runs_unchanged
     output = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, SCRIPT], err: %i[child out], &:read)
     answers = output.lines.to_h { |line| line.chomp.split(": ", 2) }
     EXPECTED.each { |name, expected| assert_equal expected, answers[name], "#{name} (full output:\n#{output})" }
+  end
+
+  # Concurrently's other constants, with what code tests them for (the
+  # concurrently gem, where installed, gives the same answers:
+  # concurrently_parity_test.rb).
+  def test_concurrentlys_inner_constants_answer_is_a_case_and_rescue
+    script = <<~RUBY
+      require "heddle/concurrently"
+      in_proc = concurrent_proc { [Fiber.current.is_a?(Concurrently::Proc::Fiber), Concurrently::Proc::Fiber === Fiber.current,
+                                   Concurrently::EventLoop::Fiber === Fiber.current] }.call
+      rescued = [ArgumentError, SecurityError, Interrupt].map do |klass|
+        raise klass
+      rescue Concurrently::Proc::Evaluation::RescueableError
+        klass
+      rescue Exception
+        nil
+      end
+      queue = Concurrently::EventLoop::RunQueue
+      p [in_proc, Concurrently::Proc::Fiber === Fiber.current, rescued, [queue::EVALUATION, queue::TIME, queue::RESULT],
+         [Concurrently::EventLoop::IOSelector, Concurrently::EventLoop::ProcFiberPool, queue::Track].map(&:class)]
+    RUBY
+    output = IO.popen([RbConfig.ruby, "-w", *LibRoots::FLAGS, "-e", script], err: %i[child out], &:read)
+    expected = "[[true, true, false], false, [ArgumentError, SecurityError, nil], [0, 1, 2], [Class, Class, Class]]\n"
+    assert_equal expected, output
   end
 
   def test_constants_are_concurrentlys

@@ -10,12 +10,17 @@
 #
 # Do not load it together with the concurrently gem: after it,
 # `require "concurrently"` does nothing; before it, the gem makes it raise.
-require_relative "concurrently/debug"
-require_relative "concurrently/notice"
-require_relative "kernel"
-
 raise LoadError, "heddle/concurrently replaces the concurrently gem; load one or the other" if
   defined?(Concurrently::VERSION) && !defined?(Concurrently::HEDDLE)
+
+require_relative "concurrently/debug"
+require_relative "concurrently/notice"
+require_relative "concurrently/proc_fiber"
+require_relative "concurrently/rescueable_error"
+require_relative "concurrently/loop_internals"
+require_relative "concurrently/log_output_message"
+require_relative "concurrently/deadlock_message"
+require_relative "kernel"
 
 # Concurrently's namespace, backed by heddle.
 module Concurrently
@@ -29,7 +34,22 @@ module Concurrently
   Proc = Heddle::Proc
   EventLoop = Heddle::EventLoop
   Debug = Heddle::Concurrently::Debug
+
+  # Concurrently's other constants, each with what code tests them for
+  # (docs/core.md, "Drop-in Concurrently"). On heddle's classes, as
+  # Concurrently::Proc is Heddle::Proc (heddle's own code says ::Fiber).
+  Proc::Fiber = Heddle::Concurrently::ProcFiber
+  Proc::Evaluation::RescueableError = Heddle::Concurrently::RescueableError
+  EventLoop::Fiber = Heddle::Concurrently::LoopInternals::Fiber
+  EventLoop::IOSelector = Heddle::Concurrently::LoopInternals::IOSelector
+  EventLoop::ProcFiberPool = Heddle::Concurrently::LoopInternals::ProcFiberPool
+  EventLoop::RunQueue = Heddle::Concurrently::LoopInternals::RunQueue
 end
+
+# Concurrent procs run in Concurrently::Proc::Fiber fibers from now on; the
+# idle ones made before are let go (another thread's stay plain Fibers).
+Heddle::Proc::PooledFiber.fiber_class = Heddle::Concurrently::ProcFiber
+Heddle::EventLoop.of(Thread.current)&.drop_idle_fibers
 
 # Code written for Concurrently still says `require "concurrently"` after
 # this file: that require must be a no-op, or the gem would reopen
@@ -47,5 +67,8 @@ rescue LoadError
 end
 $LOADED_FEATURES << gem_file if gem_file
 
-# Misuse errors end with Concurrently's debugging hint.
+# Misuse errors end with Concurrently's debugging hint; errors Concurrently
+# raises with a message of its own carry that message.
 Heddle::Evaluation.singleton_class.prepend(Heddle::Concurrently::Notice)
+Heddle::Proc.singleton_class.prepend(Heddle::Concurrently::LogOutputMessage)
+Heddle::EventLoop.prepend(Heddle::Concurrently::DeadlockMessage)

@@ -128,6 +128,18 @@ class EventLoopTest < Minitest::Test
     assert_equal [true, true, true], evaluations.map(&:await_result)
   end
 
+  # The wait's timer is due before the loop's first round (as when that
+  # round is slow, e.g. while YJIT compiles it): the IO that was ready all
+  # along is still served first, as in Concurrently.
+  def test_io_ready_before_the_wait_runs_before_its_timer
+    reader, writer = IO.pipe
+    reading = Heddle.concurrent_proc { Heddle.await_readable(reader) && reader.read_nonblock(1) }.call_nonblock
+    writer.write "x"
+    Heddle.wait 1e-9
+    assert reading.concluded?, "the reader waited past a wait that began after its IO was ready"
+    assert_equal "x", reading.await_result
+  end
+
   def test_await_readable_times_out
     reader, _writer = IO.pipe
     assert_equal :none, Heddle.await_readable(reader, within: 0.01, timeout_result: :none)

@@ -70,6 +70,43 @@ class EvaluationTest < Minitest::Test
     assert_raises(Heddle::Evaluation::Error) { evaluation.conclude_to(:again) }
   end
 
+  # The ensure blocks of a cancelled proc run as its evaluation, concluded
+  # (as in Concurrently): they read its data, cannot conclude it again, and
+  # may still wait.
+  def test_ensure_blocks_of_a_cancelled_proc_run_as_its_concluded_evaluation
+    seen = []
+    evaluation = Heddle.concurrently do
+      Heddle::Evaluation.current[:connection] = :open
+      Heddle.wait 10
+    ensure
+      current = Heddle::Evaluation.current
+      seen << current << current[:connection] << current.concluded?
+      again = assert_raises(Heddle::Evaluation::Error) { current.conclude_to(:again) }
+      seen << again.message[/\A.*/] << Heddle.wait(0.001)
+    end
+    Heddle.wait 0
+    evaluation.conclude_to(:stopped)
+    Heddle.wait 0.01
+    assert_equal [evaluation, :open, true, "already concluded", true], seen
+    assert_equal :stopped, evaluation.await_result
+  end
+
+  # Concluded while it runs further up the call chain: its next wait raises,
+  # once, so that its ensure blocks may wait.
+  def test_an_evaluation_concluded_up_the_call_chain_unwinds_at_its_next_wait_and_may_wait_after
+    log = []
+    outer = Heddle.concurrently do
+      Heddle.concurrent_proc { outer.conclude_to(:from_inner) }.call
+      Heddle.wait 0.001
+      log << :not_reached
+    ensure
+      log << Heddle.wait(0.001) << Heddle::Evaluation.current.equal?(outer)
+    end
+    assert_equal :from_inner, outer.await_result
+    Heddle.wait 0.01
+    assert_equal [true, true], log
+  end
+
   # From another thread the call cannot be told the evaluation concluded
   # meanwhile (ScheduledFiber#kill racing the fiber's end): the delivered
   # conclusion is dropped on the loop, not raised into whatever runs there.

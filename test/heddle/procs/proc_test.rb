@@ -132,8 +132,19 @@ class ProcTest < Minitest::Test
     assert_equal [[:class, true, "oops"], [:instance, "oops"]], seen
   end
 
-  def test_error_log_output_rejects_unusable_output
-    assert_raises(Heddle::Error) { Heddle::Proc.error_log_output = 42 }
+  def test_error_log_output_rejects_unusable_output_and_keeps_the_current_one
+    error = assert_raises(Heddle::Error) { Heddle::Proc.error_log_output = 42 }
+    assert_includes error.message, "error log output 42 is neither"
+    Heddle.concurrently { raise ArgumentError, "still logged" }.await_result { nil }
+    assert_includes @log.string, "(ArgumentError) still logged"
+  end
+
+  # Concurrently concludes an evaluation to these, too, and its loop goes on.
+  def test_a_security_error_concludes_the_evaluation
+    later = Heddle.concurrently { :still_runs }
+    error = assert_raises(SecurityError) { Heddle.concurrently { raise SecurityError, "refused" }.await_result }
+    assert_equal "refused", error.message
+    assert_equal :still_runs, later.await_result
   end
 
   def test_non_standard_exceptions_leave_the_loop_intact

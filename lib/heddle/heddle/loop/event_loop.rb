@@ -247,9 +247,15 @@ module Heddle
     # @param until_done [#__resumed__]
     # @return [void]
     # @raise [DeadlockError] when nothing could ever resume +until_done+
-    def run_until(until_done) # rubocop:disable Metrics/AbcSize, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
+    def run_until(until_done) # rubocop:disable Metrics/AbcSize, Metrics/MethodLength, Metrics/CyclomaticComplexity, Metrics/PerceivedComplexity -- hot loop, inlined
       queue = @queue
       outer_round = @round_left
+      # Fibers wait on IO that may have become ready while the caller ran:
+      # they run before anything this wait resumes, as in Concurrently (IO
+      # first, then the run queue). Else a wait whose timer is due at once
+      # (a short wait, or a slow first round under YJIT) returned before
+      # they had their turn (test_io_ready_before_the_wait_runs_before_its_timer).
+      sweep_io if @io.waiting > 0 # rubocop:disable Style/NumericPredicate -- opt_gt, no call
       until until_done.__send__(:__resumed__)
         # A round runs what is queued now, then the timers due now, in due
         # order (Concurrently's order: scheduled starts first, then waits);

@@ -59,6 +59,11 @@ module Heddle
       # @example
       #   Heddle::Proc.error_log_output = false
       def error_log_output=(output)
+        # checked before the current output is let go
+        unless !output || output.respond_to?(:puts) || output.respond_to?(:error)
+          raise Heddle::Error, unusable_log_output_message(output)
+        end
+
         @error_log_hook&.cancel
         @error_log_hook = nil
         return unless output
@@ -89,14 +94,18 @@ module Heddle
 
       # @return [ErrorHook]
       def log_hook(klass, output)
-        if output.respond_to?(:error) && !output.respond_to?(:puts)
-          klass.on(:error) { |error| output.error(klass.default_error_log_message(self, error)) }
-        elsif output.respond_to?(:puts)
+        if output.respond_to?(:puts)
           klass.on(:error) { |error| output.puts(klass.default_error_log_message(self, error)) }
         else
-          raise Heddle::Error, "error log output #{output.inspect} is neither IO-like (#puts) nor a Logger " \
-                               "(#error); pass $stderr, a Logger, or false"
+          klass.on(:error) { |error| output.error(klass.default_error_log_message(self, error)) }
         end
+      end
+
+      # (heddle/concurrently answers Concurrently's message instead)
+      # @return [String]
+      def unusable_log_output_message(output)
+        "error log output #{output.inspect} is neither IO-like (#puts) nor a Logger " \
+          "(#error); pass $stderr, a Logger, or false"
       end
     end
 

@@ -116,21 +116,7 @@ module Heddle
         end
         raise self.class::Error, "already concluded\n#{Heddle::Evaluation.notice_for(self)}" if concluded?
 
-        state = @state
-        pooled = @slot
-        # The result is written before the flag that says it is there: a
-        # thread reading concluded? then the result needs no lock (see
-        # Promises::EvaluationAwaiter).
-        if state == RUNNING && pooled.fiber.equal?(Fiber.current)
-          extras = (@extras ||= EvaluationExtras.new)
-          extras.result = result
-          extras.concluded = true
-        else
-          @slot = result
-          @state = CONCLUDED
-          @extras&.args = nil
-          cancel_run(state, pooled)
-        end
+        conclude_run(@state, result)
         cancel_children
         notify_awaiters(result)
         :concluded
@@ -277,12 +263,12 @@ module Heddle
 
         # wait_zero and __await__ inlined (hot path, see the
         # call_methods_waiting benchmark): a zero wait has no timeout to raise.
-        raise Cancelled if @extras&.cancel_pending
+        cancelled! if @extras&.cancel_pending
 
         begin
           @state = ZERO_WAIT
           @loop.add_zero_wait(self)
-          value = Fiber.yield(PooledFiber::SUSPENDED)
+          value = ::Fiber.yield(PooledFiber::SUSPENDED)
           raise Cancelled if CANCEL.equal?(value)
 
           value
@@ -294,11 +280,11 @@ module Heddle
       # Suspends the proc's fiber until resumed.
       # @return [Object] the resume value
       private def __await__(within, timeout_result)
-        raise Cancelled if @extras&.cancel_pending
+        cancelled! if @extras&.cancel_pending
 
         @state = WAITING
         @slot.wait_timer = @loop.add_timer(within, self, timeout_result) if within
-        value = Fiber.yield(PooledFiber::SUSPENDED)
+        value = ::Fiber.yield(PooledFiber::SUSPENDED)
         raise Cancelled if CANCEL.equal?(value)
         if TIMEOUT.equal?(value)
           raise Heddle::Evaluation::TimeoutError,
@@ -484,16 +470,42 @@ module Heddle
         @state = RUNNING
       end
 
-      # Ends the run of an evaluation just concluded from +state+ by another
-      # fiber: its fiber, if suspended, is unwound (ensure blocks run; a
-      # queued resume finds it concluded); if the fiber is up the current
-      # call chain, its next wait raises instead.
-      def cancel_run(state, pooled)
-        return if state == PENDING # its queued start finds it concluded
+      # Records the conclusion to +result+ of an evaluation in +state+. The
+      # result is written before the flag that says it is there: a thread
+      # reading concluded? then the result needs no lock (see
+      # Promises::EvaluationAwaiter).
+      def conclude_run(state, result)
+        if state == PENDING # its queued start finds it concluded
+          @slot = result
+          @state = CONCLUDED
+          @extras&.args = nil
+          return
+        end
+        # Its fiber runs on as this evaluation, concluded (itself, or its
+        # ensure blocks while cancel_run unwinds it), as in Concurrently:
+        # they see it as Evaluation.current; #__finished__ settles it.
+        extras = (@extras ||= EvaluationExtras.new)
+        extras.result = result
+        extras.concluded = true
+        pooled = @slot
+        cancel_run(state, pooled) unless state == RUNNING && pooled.fiber.equal?(::Fiber.current)
+      end
 
+      # Ends the run of an evaluation just concluded from +state+ by another
+      # fiber: its fiber, if suspended, is unwound now (ensure blocks run; a
+      # queued resume goes stale); if the fiber is up the current call
+      # chain, its next wait raises instead.
+      def cancel_run(state, pooled)
         return (@extras ||= EvaluationExtras.new).cancel_pending = true if state == RUNNING
 
         pooled.cancel_job(CANCEL)
+      end
+
+      # Raises Cancelled into the next wait of an evaluation concluded while
+      # up the call chain, once: waits in its ensure blocks then wait.
+      def cancelled!
+        @extras.cancel_pending = nil
+        raise Cancelled
       end
 
       def notify_awaiters(result)

@@ -42,7 +42,8 @@ module Heddle
       JOBS_PER_ENTRY = 1_000
       # What {#run_jobs} returns when it ran its share and holds a next job.
       AGAIN = Object.new.freeze
-      # The proc raised +error+ (a StandardError, ScriptError or SystemStackError).
+      # The proc raised +error+ (a StandardError, ScriptError, SystemStackError or
+      # SecurityError: what Concurrently concludes an evaluation to, too).
       class Failure < Signal
         # @return [Exception]
         attr_reader :error
@@ -54,7 +55,24 @@ module Heddle
         end
       end
 
+      @fiber_class = ::Fiber
+
       class << self
+        # @return [Class] the class of the fibers made from now on: ::Fiber,
+        #   or a subclass (heddle/concurrently's Concurrently::Proc::Fiber,
+        #   which code written for Concurrently tests fibers with)
+        attr_reader :fiber_class
+
+        # @param klass [Class] ::Fiber or a subclass of it
+        # @raise [TypeError] for anything else
+        def fiber_class=(klass)
+          unless klass.is_a?(Class) && klass <= ::Fiber
+            raise TypeError, "fiber_class must be ::Fiber or a subclass of it, got #{klass.inspect}"
+          end
+
+          @fiber_class = klass
+        end
+
         # A pooled fiber for a start the loop runs (an evaluation's, a QueuedCall's, a bare
         # proc's): an idle one from +loop+'s pool, else a new one unless
         # EventLoop#max_live_fibers are alive, in which case +entry+ is held
@@ -103,7 +121,7 @@ module Heddle
         @evaluation = nil
         @wait_timer = nil
         @resume_value = true
-        @fiber = Fiber.new(blocking: false) { work(false) }
+        @fiber = PooledFiber.fiber_class.new(blocking: false) { work(false) }
         # Resume once now, so that a refused stack shows up here, where the
         # caller gets a clear error, and not in the middle of a start.
         @fiber.resume
@@ -155,16 +173,15 @@ module Heddle
 
       # Resumes the waiting proc with +value+ (the cancel signal) from
       # outside the loop's round: when done it must not chain. The wait's
-      # timer and any resume value kept for it go. The cancelled evaluation
-      # is concluded and keeps its result; the unwinding's ensure blocks may
-      # still wait (a puts, a sleep), so their waits get a fresh evaluation
-      # of their own that nobody awaits.
+      # timer and any resume value kept for it go. The unwinding runs as the
+      # cancelled evaluation, already concluded to its result (as in
+      # Concurrently, its ensure blocks see it as Evaluation.current); their
+      # waits are its waits, and nobody awaits them.
       # @return [Object] SUSPENDED, a Failure or the result
       def cancel_job(value)
         drop_wait_timer
         @resume_value = true
         @chain = false
-        @evaluation = @proc.evaluation_class.new(@loop, nil, nil, self)
         @fiber.resume(value)
       end
 
@@ -206,7 +223,7 @@ module Heddle
         end
 
         @loop.add_zero_wait(self)
-        Fiber.yield(SUSPENDED)
+        ::Fiber.yield(SUSPENDED)
       end
 
       # The zero wait of {#__wait__} is due: queue the resume.
@@ -244,7 +261,7 @@ module Heddle
         return if warming # see WARM_UP
 
         Thread.current[Evaluation::FIBER_KEY] = self
-        Fiber.yield
+        ::Fiber.yield
         nil while AGAIN.equal?(result = run_jobs(JOBS_PER_ENTRY))
         @loop.count_fiber(-1)
         result
@@ -263,7 +280,7 @@ module Heddle
           rescue Proc::Evaluation::Cancelled
             @evaluation&.__send__(:__finished__, nil)
             result = nil
-          rescue StandardError, ScriptError, SystemStackError => e
+          rescue StandardError, ScriptError, SystemStackError, SecurityError => e
             result = failed(e)
           rescue Exception => e # rubocop:disable Lint/RescueException -- wake awaiters, let exit/Interrupt through
             died(e)
@@ -273,7 +290,7 @@ module Heddle
           break if pool.size >= EventLoop::POOL_SIZE && @loop.held.empty?
 
           pool << self
-          Fiber.yield result
+          ::Fiber.yield result
           return AGAIN if (left -= 1).zero?
         end
         result

@@ -223,6 +223,26 @@ check("on error hook") do
   failing.call_detached.await_result { nil }
   [seen, hook.cancelled?]
 end
+check("once_on error hook") do
+  seen = []
+  failing = concurrent_proc { raise "once" }
+  before = Concurrently::Proc.on?(:error)
+  hook = Concurrently::Proc.once_on(:error) { |error| seen << error.message }
+  cancelled = []
+  hook.on_cancel { cancelled << :cancelled }
+  during = Concurrently::Proc.on?(:error)
+  2.times { failing.call_detached.await_result { nil } }
+  [before, during, Concurrently::Proc.on?(:error), seen, cancelled, hook.cancelled?]
+end
+check("instance once_on and on?") do
+  seen = []
+  failing = concurrent_proc { raise "mine" }
+  before = failing.on?(:error)
+  failing.once_on(:error) { |error| seen << error.message }
+  during = failing.on?(:error)
+  2.times { failing.call_detached.await_result { nil } }
+  [before, during, failing.on?(:error), seen]
+end
 
 # --- the event loop ---
 

@@ -132,6 +132,28 @@ class ProcTest < Minitest::Test
     assert_equal [[:class, true, "oops"], [:instance, "oops"]], seen
   end
 
+  def test_once_on_hooks_run_for_one_error_and_say_when_cancelled
+    seen = []
+    cancelled = []
+    failing = Heddle.concurrent_proc { raise "once" }
+    refute failing.on?(:error)
+    class_hook = Heddle::Proc.once_on(:error) { |error| seen << [:class, error.message] }
+    class_hook.on_cancel { cancelled << :class }
+    failing.once_on(:error) { |error| seen << [:instance, error.message] }.on_cancel { cancelled << :instance }
+    assert failing.on?(:error)
+    2.times { failing.call_detached.await_result { nil } }
+    assert_equal [[:class, "once"], [:instance, "once"]], seen
+    assert_equal %i[class instance], cancelled
+    refute failing.on?(:error)
+    assert class_hook.cancelled?
+  end
+
+  def test_once_on_refuses_an_unknown_event_and_a_missing_block
+    assert_raises(ArgumentError) { Heddle::Proc.once_on(:finish) { nil } }
+    assert_raises(ArgumentError) { Heddle.concurrent_proc { nil }.once_on(:error) }
+    refute Heddle::Proc.on?(:finish)
+  end
+
   def test_error_log_output_rejects_unusable_output_and_keeps_the_current_one
     error = assert_raises(Heddle::Error) { Heddle::Proc.error_log_output = 42 }
     assert_includes error.message, "error log output 42 is neither"

@@ -45,6 +45,23 @@ module Heddle
         hooks.last
       end
 
+      # As {.on}, for the next error only: the hook cancels itself before it runs.
+      # @param event [Symbol] :error
+      # @yieldparam error [Exception]
+      # @return [ErrorHook]
+      def once_on(event, &block)
+        check_event(event, block)
+        hooks = error_hooks
+        hooks << ErrorHook.new(hooks, block, true, once: true)
+        hooks.last
+      end
+
+      # @param event [Symbol] :error
+      # @return [Boolean] whether a hook for +event+ is registered on this class (not its ancestors)
+      def on?(event)
+        EVENTS.include?(event) && !error_hooks.empty?
+      end
+
       # @return [Array<ErrorHook>]
       def error_hooks
         @error_hooks ||= []
@@ -222,6 +239,23 @@ module Heddle
       hooks = (@error_hooks ||= [])
       hooks << ErrorHook.new(hooks, block, false)
       hooks.last
+    end
+
+    # As {#on}, for this proc's next error only: the hook cancels itself before it runs.
+    # @param event [Symbol] :error
+    # @yieldparam error [Exception]
+    # @return [ErrorHook]
+    def once_on(event, &block)
+      Proc.__send__(:check_event, event, block)
+      hooks = (@error_hooks ||= [])
+      hooks << ErrorHook.new(hooks, block, false, once: true)
+      hooks.last
+    end
+
+    # @param event [Symbol] :error
+    # @return [Boolean] whether a hook for +event+ is registered on this proc itself
+    def on?(event)
+      EVENTS.include?(event) && !(@error_hooks.nil? || @error_hooks.empty?)
     end
 
     # Triggers +event+ (:error) as if the proc had raised +args.first+;

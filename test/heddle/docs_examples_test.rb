@@ -62,7 +62,7 @@ class DocsExamplesTest < Minitest::Test
     wrong = Example.new("t.md", 1, "x = 1 + 1 # => 3\n", nil, true)
     outcomes = [right, wrong].map { |example| run_alone(example) }
 
-    assert_equal [true, false], outcomes.map { |_output, status| status.success? }
+    assert_equal([true, false], outcomes.map { |_output, status| status.success? })
     assert_includes outcomes[1][0], "x = 1 + 1 # => 3\n  returned 2"
   end
 

@@ -14,14 +14,29 @@ require "tmpdir"
 #   <!-- example: not run (needs a Redis server and a heddle worker) -->
 #
 # and the reason is required, so that no block is skipped silently.
+#
+# A block that quotes what its lines return (an error message a guide shows)
+# says so, and then each `code # => value` line of it must return that value:
+#
+#   <!-- example: checks its # => values -->
 class DocsExamplesTest < Minitest::Test
   ROOT = File.expand_path("../..", __dir__)
   FILES = ["README.md", *Dir["docs/*.md", base: ROOT].sort].freeze
   SKIP = / *<!-- example: not run \((?<why>[^)]+)\) -->\n/
-  BLOCK = /^(?<skip>#{SKIP})?(?<indent> *)```ruby[^\n]*\n(?<code>.*?)^\k<indent>```/m
+  CHECKED = / *<!-- example: checks its # => values -->\n/
+  BLOCK = /^(?:(?<skip>#{SKIP})|(?<checked>#{CHECKED}))?(?<indent> *)```ruby[^\n]*\n(?<code>.*?)^\k<indent>```/m
+  # A line of a checked block whose value is quoted after it.
+  EXPECTATION = /\A(?<code>.*?)\s+# => (?<expected>.+)\z/
+  # Defines the check the rewritten lines call, on one line so that the
+  # block's own line numbers move by one only.
+  CHECK = <<~'RUBY'.tr("\n", " ")
+    __docs_check = lambda do |expected, actual, line|
+      expected == actual or abort("#{line}\n  returned #{actual.inspect}")
+    end
+  RUBY
   LIMIT = 90
 
-  Example = Struct.new(:file, :line, :code, :why)
+  Example = Struct.new(:file, :line, :code, :why, :checked)
 
   def self.examples
     FILES.flat_map do |file|
@@ -30,7 +45,7 @@ class DocsExamplesTest < Minitest::Test
         match = Regexp.last_match
         line = text[0, match.begin(:code)].count("\n") + 1
         code = match[:code].gsub(/^#{match[:indent]}/, "")
-        Example.new(file, line, code, match[:why])
+        Example.new(file, line, code, match[:why], !match[:checked].nil?)
       end
     end
   end
@@ -40,6 +55,15 @@ class DocsExamplesTest < Minitest::Test
     assert_operator examples.size, :>=, 30, "the docs lost their examples"
     skipped = examples.select(&:why)
     assert_operator skipped.size, :<=, examples.size / 4, "most examples must run: #{skipped.map(&:line)}"
+  end
+
+  def test_a_checked_block_fails_when_a_line_returns_something_else
+    right = Example.new("t.md", 1, "x = 1 + 1 # => 2\n", nil, true)
+    wrong = Example.new("t.md", 1, "x = 1 + 1 # => 3\n", nil, true)
+    outcomes = [right, wrong].map { |example| run_alone(example) }
+
+    assert_equal([true, false], outcomes.map { |_output, status| status.success? })
+    assert_includes outcomes[1][0], "x = 1 + 1 # => 3\n  returned 2"
   end
 
   examples.each do |example|
@@ -56,13 +80,23 @@ class DocsExamplesTest < Minitest::Test
   def run_alone(example)
     Dir.mktmpdir("heddle-doc") do |dir|
       path = File.join(dir, "example.rb")
-      File.write(path, example.code)
+      File.write(path, example.checked ? checked(example.code) : example.code)
       Open3.popen2e(RbConfig.ruby, *LibRoots::FLAGS, path, chdir: dir) do |stdin, out, wait|
         stdin.close
         reader = Thread.new { out.read }
         finish(wait, reader)
       end
     end
+  end
+
+  # The block with each `code # => value` line turned into a check of it.
+  def checked(code)
+    lines = code.lines.map do |line|
+      match = EXPECTATION.match(line.chomp) or next line
+
+      "__docs_check.call(#{match[:expected]}, (#{match[:code]}), #{line.strip.dump})\n"
+    end
+    "#{CHECK}\n#{lines.join}"
   end
 
   def finish(wait, reader)

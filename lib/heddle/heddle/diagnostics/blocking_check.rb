@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "logger"
+
 module Heddle
   module Diagnostics
     # With HEDDLE_DEBUG set, warns (to {Heddle.logger}, once per proc) when a
@@ -58,7 +60,7 @@ module Heddle
 
         # @return [Boolean] whether +env+ asks for debug checks ("" and "0" do not)
         def wanted?(env = ENV)
-          !["", "0", nil].include?(env["HEDDLE_DEBUG"])
+          Diagnostics.debug?(env)
         end
 
         # @return [Float] the monotonic clock

@@ -38,6 +38,23 @@ module Heddle
 
   # heddle's debugging aids: the logger's warnings, the HEDDLE_DEBUG check, Heddle.dump.
   module Diagnostics
+    # Whether HEDDLE_DEBUG asks for heddle's debugging aids: the blocking
+    # check ({BlockingCheck}) and full backtraces of a map's errors
+    # (Workers::ItemBacktrace). Unset, "" and "0" do not.
+    # @param env [#[], nil] an environment to read; nil: the process's, as it
+    #   was when heddle was required (read once: an error path that reads
+    #   ENV takes Ruby's environment lock, which a fork from another thread
+    #   can leave held in the child)
+    # @return [Boolean]
+    # @example
+    #   Heddle::Diagnostics.debug?("HEDDLE_DEBUG" => "1") # => true
+    def self.debug?(env = nil)
+      env ? !["", "0", nil].include?(env["HEDDLE_DEBUG"]) : DEBUG
+    end
+
+    # HEDDLE_DEBUG when heddle was required ({.debug?}).
+    DEBUG = debug?(ENV)
+
     # Writes a warning to {Heddle.logger} (a Logger's #warn, else #puts).
     # @param text [String]
     # @return [void]

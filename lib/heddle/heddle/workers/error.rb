@@ -72,8 +72,9 @@ module Heddle
     # results and the failing item stay reachable.
     #
     # Where Ruby has Exception#detailed_message (3.2+), the report of an
-    # error that ends the program names the item: "item 3 (\"bad\"): bad
-    # item (ArgumentError)"; #message stays the block's own.
+    # error that ends the program names the item and its index: "item
+    # \"bad\" (index 3): bad item (ArgumentError)"; #message stays the
+    # block's own.
     module PartialResults
       # Characters of the item's inspect a report shows at most.
       ITEM_INSPECT = 60
@@ -85,16 +86,18 @@ module Heddle
       # @return [Integer] that item's index in the input
       attr_accessor :index
 
-      # @return [String, nil] "item 3 (\"bad\")": the index and a short
-      #   inspect of the item; nil when the error is not one item's
+      # @return [String, nil] "item \"bad\" (index 1)": a short inspect of
+      #   the item, then its index in the input (as heddle's own errors name
+      #   an item: a bare number beside the value read like an off-by-one);
+      #   nil when the error is not one item's
       # @example
       #   Heddle.map(%w[a bad]) { |x| raise "no" if x == "bad" }
       # rescue => e
-      #   e.item_label # => "item 1 (\"bad\")"
+      #   e.item_label # => "item \"bad\" (index 1)"
       def item_label
         return nil unless index
 
-        "item #{index} (#{PartialResults.short_inspect(item)})"
+        "item #{PartialResults.short_inspect(item)} (index #{index})"
       end
 
       if Exception.method_defined?(:detailed_message)

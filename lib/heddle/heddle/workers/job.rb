@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "item_backtrace"
+
 module Heddle
   module Workers
     # One map (or one submitted item) in flight: its items, the results and
@@ -137,8 +139,10 @@ module Heddle
       class << self
         # Gives an error the results completed so far and, for the block's
         # own errors, the item and index that raised it (a {Workers::Error}
-        # names its item already). Jobs do it in {#value!}; a fiber pool's
-        # direct {Pool#ask}, which has no job, does it itself.
+        # names its item already), and the backtrace the caller should see:
+        # the caller's frames added, heddle's own dropped ({ItemBacktrace}).
+        # Jobs do it in {#value!}; a fiber pool's direct {Pool#ask}, which
+        # has no job, does it itself.
         # @param error [Exception]
         # @param results [Array]
         # @param index [Integer, nil] nil: the error is not one item's
@@ -152,10 +156,21 @@ module Heddle
             error.item = item
             add_caller(error)
           end
-          error
+          trace(error)
         end
 
         private
+
+        # heddle's own errors (a dead worker, a timeout) are made, not
+        # raised, where the worker noticed: raised from here they would show
+        # the map's machinery only, so they get the caller's frames now.
+        def trace(error)
+          return ItemBacktrace.trim!(error) if error.backtrace
+          return error if Heddle::Diagnostics.debug?
+
+          error.set_backtrace(ItemBacktrace.trim(caller(2)))
+          error
+        end
 
         # A block's error raised on a worker thread or fiber has that stack's
         # backtrace only: the caller's frames (its `map` line) are appended

@@ -10,6 +10,11 @@ module Heddle
       # so that a worker dying mid-chunk loses nothing already computed and the
       # parent knows exactly which item it was running.
       class Child
+        # The frame of {#run} in an item's backtrace: the frames below it are
+        # the parent's stack at the fork, which the caller need not see
+        # (Lane#deliver cuts them, ItemBacktrace.cut_below!).
+        ENTRY = /\A#{Regexp.escape(__FILE__)}:\d+:in [`'](?:#{Regexp.escape(name)}#)?run'\z/
+
         # @param input [IO] chunks from the parent
         # @param output [IO] results to the parent
         # @param handler [#call]

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../masks"
+require_relative "../item_backtrace"
 require_relative "../lane"
 
 require "io/wait"
@@ -223,7 +224,7 @@ module Heddle
             return nil
           end
           value.index ||= index if value.is_a?(Error)
-          job.fail(index, value)
+          job.fail(index, ItemBacktrace.cut_below!(value, Child::ENTRY))
           value
         end
 

@@ -4,7 +4,7 @@
 # forget, pool64, both), interleaved: each round runs every row once, in a fresh order, each run a fresh
 # process doing K jobs of 1,000 connections (each job in a fresh thread and loop, as scheduler_io's
 # trials do) after a 100-connection warm-up. Prints per row the medians [min-max] over the rounds of
-# wall and CPU microseconds per connection, GC time per connection (GC.stat(:time), CPU on 3.1), major
+# wall and CPU microseconds per connection, GC time per connection (GC.stat(:time)), major
 # GCs per 1,000 connections, and the ratio to async's median (below 1: heddle is faster).
 #
 #   bundle exec ruby bench/scripts/scheduler/connect_ab.rb [rounds] [jobs] [rows]   (defaults: 5, 8, all)

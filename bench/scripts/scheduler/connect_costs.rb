@@ -5,7 +5,7 @@
 # round trip each), run twice in one process, with N1 then N2 connections, so that start-up, loading
 # and warm-up cancel out: per connection = (count at N2 - count at N1) / (N2 - N1).
 #
-#   bundle exec ruby bench/scripts/scheduler/connect_costs.rb heddle|nohooks|async [n1] [n2] [--repeat K [--one-loop]] [--variant V] [--trace [--top N]]
+#   bundle exec ruby bench/scripts/scheduler/connect_costs.rb heddle|nohooks|async [n1] [n2] [--repeat K [--one-loop]] [--variant V] [--rounds R] [--trace [--top N]]
 #
 # - system calls: run it under `strace -f -c -o OUT` twice, with n2 = n1 (the baseline) and n2 > n1,
 #   and subtract; instructions alike under `valgrind --tool=callgrind` (run `ruby` itself, not `bundle exec`);
@@ -50,9 +50,11 @@ n1 = Integer(ARGV[1] || 100)
 n2 = Integer(ARGV[2] || 1_100)
 trace = ARGV.include?("--trace")
 top = Integer(ARGV[ARGV.index("--top") + 1]) if ARGV.include?("--top")
+# --rounds R: R lockstep round trips per connection (the echo rows) instead of 1
+ROUNDS = ARGV.include?("--rounds") ? Integer(ARGV[ARGV.index("--rounds") + 1]) : 1
 repeat = ARGV.include?("--repeat") ? Integer(ARGV[ARGV.index("--repeat") + 1]) : 1
 
-def echo_job(connections, server, port, wait: false)
+def echo_job(connections, server, port, wait: false, rounds: ROUNDS)
   finished = Thread::Queue.new if wait
   message = "m" * 64
   done = 0
@@ -70,8 +72,10 @@ def echo_job(connections, server, port, wait: false)
   connections.times do
     Fiber.schedule do
       socket = TCPSocket.new("127.0.0.1", port)
-      socket.write(message)
-      socket.read(64) == message or raise "the echo lost its message"
+      rounds.times do
+        socket.write(message)
+        socket.read(64) == message or raise "the echo lost its message"
+      end
       done += 1
       socket.close
       finished&.push(true)

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# What one connection set-up costs heddle and async, counted rather than timed (issue 39): the job of
+# What one connection set-up costs heddle and async, counted rather than timed: the job of
 # scheduler_io's "connection set-up" row (a TCP echo server and N clients on one thread, one 64-byte
 # round trip each), run twice in one process, with N1 then N2 connections, so that start-up, loading
 # and warm-up cancel out: per connection = (count at N2 - count at N1) / (N2 - N1).
@@ -23,7 +23,7 @@ library = ARGV[0] or abort "usage: connect_costs.rb heddle|nohooks|async [n1] [n
 # would pay for too (scheduler_io runs each library in a process of its own).
 require "async" if library == "async"
 
-# Probes of two causes (docs/journal/scheduler.md, 2026-11-29), not heddle's behaviour:
+# Probes of two causes of its GC cost (docs/journal/scheduler.md), not heddle's behaviour:
 # --variant forget: NIOWatch forgets an IO's registration when its last waiter leaves (as io-event
 #   does), instead of keeping it for later waits; --variant pool64: 64 idle fibers per loop, not 1,000;
 #   --variant both.

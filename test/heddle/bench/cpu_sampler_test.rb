@@ -43,6 +43,9 @@ class BenchCpuSamplerTest < Minitest::Test
     reading = Heddle::Bench::CpuSampler::Reading.new(total: 5, busy: 1, own: 1, pids: [1])
 
     assert_nil Heddle::Bench::CpuSampler.share(reading, reading)
+    # a trial of a millisecond: one tick of other work must not read as half the machine
+    short = Heddle::Bench::CpuSampler::Reading.new(total: 7, busy: 2, own: 1, pids: [1])
+    assert_nil Heddle::Bench::CpuSampler.share(reading, short)
     assert_raises(ArgumentError) { Heddle::Bench::CpuSampler.new(root: "1") }
   end
 

@@ -25,6 +25,9 @@ module Heddle
       # idle included, summed over the cores) and busy; the tree's; its pids.
       Reading = Struct.new(:total, :busy, :own, :pids, keyword_init: true)
 
+      # Fewer clock ticks of all cores' time than this between two readings say nothing of shares: a
+      # trial of a millisecond sees 0 or 1 tick, and one tick of other work would read as its whole time.
+      MIN_TICKS = 40
       # Fields of /proc/<pid>/stat after the command's closing parenthesis:
       # ppid, then utime, stime, cutime, cstime (proc(5) fields 4 and 14–17).
       PPID = 1
@@ -58,12 +61,12 @@ module Heddle
       #
       # @param before [Reading, nil] @param after [Reading, nil]
       # @return [Hash{String => Float}, nil] {"own" => 0.93, "other" => 0.02}; nil when a reading is missing
-      #   or no clock tick passed between them
+      #   or fewer than MIN_TICKS passed between them (too short to tell)
       def self.share(before, after)
         return nil unless before && after
 
         total = after.total - before.total
-        return nil unless total.positive?
+        return nil unless total >= MIN_TICKS
 
         own = (after.own - before.own).clamp(0, nil)
         other = (after.busy - before.busy - own).clamp(0, nil)

@@ -18,3 +18,14 @@ Dir[File.join(__dir__, "support", "**", "*.rb")].each { |f| require f }
 # Ractor (category :experimental, as Ruby's own warning). The tests use ractors
 # on purpose, and the test run prints no warnings.
 Warning[:experimental] = false
+
+# heddle-check's failure store (docs/check.md): a folder of this test run's own, unless one is
+# chosen, so that the checks the tests fail on purpose are neither written into the checkout nor
+# replayed by a later run; forked children leave it to the process that made it.
+unless ENV.key?("HEDDLE_CHECK_STORE")
+  require "fileutils"
+  require "tmpdir"
+  ENV["HEDDLE_CHECK_STORE"] = store = Dir.mktmpdir("heddle-check-store")
+  owner = Process.pid
+  at_exit { FileUtils.rm_rf(store) if Process.pid == owner }
+end

@@ -50,8 +50,8 @@ class CheckApiTest < Minitest::Test
   def test_a_fresh_seed_replays_through_heddle_check_seed
     saved = ENV.delete("HEDDLE_CHECK_SEED")
     prop = C.property(C.array(C.integer)) { |a| a.sum <= 100 }
-    first = C.check(prop)
-    assert_includes C.check(prop).report, "set HEDDLE_CHECK_SEED="
+    first = C.check(prop, store: false) # the store would replay the first failure before any seed
+    assert_includes C.check(prop, store: false).report, "set HEDDLE_CHECK_SEED="
     ENV["HEDDLE_CHECK_SEED"] = first.seed.to_s
     again = C.check(prop)
     assert_equal [first.seed, first.original, first.runs], [again.seed, again.original, again.runs]

@@ -39,10 +39,7 @@ module Heddle
       # @example
       #   Heddle::Proc.on(:error) { |error| warn "#{source_location.join(':')}: #{error}" }
       def on(event, &block)
-        check_event(event, block)
-        hooks = error_hooks
-        hooks << ErrorHook.new(hooks, block, true)
-        hooks.last
+        add_hook(error_hooks, event, block, true, false)
       end
 
       # As {.on}, for the next error only: the hook cancels itself before it runs.
@@ -50,10 +47,7 @@ module Heddle
       # @yieldparam error [Exception]
       # @return [ErrorHook]
       def once_on(event, &block)
-        check_event(event, block)
-        hooks = error_hooks
-        hooks << ErrorHook.new(hooks, block, true, once: true)
-        hooks.last
+        add_hook(error_hooks, event, block, true, true)
       end
 
       # @param event [Symbol] :error
@@ -101,6 +95,14 @@ module Heddle
       end
 
       private
+
+      # Checks the event and block, then registers the hook in +hooks+ (a class's or a proc's).
+      # @return [ErrorHook]
+      def add_hook(hooks, event, block, instance_scope, once)
+        check_event(event, block)
+        hooks << ErrorHook.new(hooks, block, instance_scope, once: once)
+        hooks.last
+      end
 
       # @return [void]
       def check_event(event, block)
@@ -235,10 +237,7 @@ module Heddle
     # @yieldparam error [Exception]
     # @return [ErrorHook]
     def on(event, &block)
-      Proc.__send__(:check_event, event, block)
-      hooks = (@error_hooks ||= [])
-      hooks << ErrorHook.new(hooks, block, false)
-      hooks.last
+      Proc.__send__(:add_hook, @error_hooks ||= [], event, block, false, false)
     end
 
     # As {#on}, for this proc's next error only: the hook cancels itself before it runs.
@@ -246,10 +245,7 @@ module Heddle
     # @yieldparam error [Exception]
     # @return [ErrorHook]
     def once_on(event, &block)
-      Proc.__send__(:check_event, event, block)
-      hooks = (@error_hooks ||= [])
-      hooks << ErrorHook.new(hooks, block, false, once: true)
-      hooks.last
+      Proc.__send__(:add_hook, @error_hooks ||= [], event, block, false, true)
     end
 
     # @param event [Symbol] :error

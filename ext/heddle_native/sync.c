@@ -1,5 +1,13 @@
 /*
- * heddle's optional C fast path for Heddle::Semaphore#acquire with a block
+ * heddle's optional C fast paths for Heddle::MaskedLock#synchronize and
+ * Heddle::Semaphore#acquire with a block.
+ *
+ * MaskedLock (lib/heddle/heddle/masked_lock.rb): a lock free now is taken
+ * and its ensure set up in one step, with no wait in the mutex's queue, so
+ * no Thread.handle_interrupt is needed; a lock held by someone else goes to
+ * the Ruby path, which waits with interrupts held back.
+ *
+ * Semaphore#acquire with a block
  * (lib/heddle/heddle/sync/semaphore.rb; docs/sync.md "Semaphore"). A slot
  * taken in Ruby must be given back by an ensure, and Ruby may raise an
  * asynchronous interrupt (Thread#raise, Thread#kill, a timeout) between the
@@ -64,6 +72,27 @@ native_acquire(VALUE self, VALUE semaphore)
     return rb_ensure(run_block, Qnil, give_back, semaphore);
 }
 
+static VALUE
+unlock_mutex(VALUE mutex)
+{
+    return rb_mutex_unlock(mutex);
+}
+
+/*
+ * NativeSync.synchronize(mutex) { ... }: takes a free mutex, runs the block
+ * and unlocks it, returning the block's value; or returns NativeSync::BUSY,
+ * having done nothing, when the mutex is held (by anyone, the caller too).
+ */
+static VALUE
+native_synchronize(VALUE self, VALUE mutex)
+{
+    rb_need_block();
+    if (rb_mutex_trylock(mutex) == Qfalse) {
+        return busy;
+    }
+    return rb_ensure(run_block, Qnil, unlock_mutex, mutex);
+}
+
 void
 Init_heddle_sync(void)
 {
@@ -76,6 +105,12 @@ Init_heddle_sync(void)
     id_mutex = rb_intern("@mutex");
     id_release = rb_intern("release");
     busy = rb_obj_freeze(rb_obj_alloc(rb_cObject));
+    /* Both touch only the objects they are given, which belong to the
+     * caller's Ractor: callable from any Ractor (a loop's lock is taken in
+     * worker ractors). NativeIO, defined after, stays main-Ractor only. */
+    rb_ext_ractor_safe(true);
     rb_define_const(native, "BUSY", busy);
     rb_define_singleton_method(native, "acquire", native_acquire, 1);
+    rb_define_singleton_method(native, "synchronize", native_synchronize, 1);
+    rb_ext_ractor_safe(false);
 }

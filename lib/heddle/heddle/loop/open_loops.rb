@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masked_lock"
+
 module Heddle
   class EventLoop
     # The loops of this Ractor that hold descriptors open (a wake-up pipe, a
@@ -39,7 +41,7 @@ module Heddle
 
       def initialize
         @loops = {}.compare_by_identity
-        @lock = Mutex.new
+        @lock = MaskedLock.new
         @canary = false # a GC canary is armed and not yet fired
         @gc_canary = Ractor.current.equal?(Ractor.main) # finalizers run in the main Ractor only
       end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masked_lock"
+
 module Heddle
   module Promises
     # Wake-ups for the fibers of one loop, posted from other threads and
@@ -28,7 +30,7 @@ module Heddle
       # @param loop [Heddle::EventLoop]
       def initialize(loop)
         @loop = loop
-        @lock = Thread::Mutex.new
+        @lock = MaskedLock.new
         @wakers = []
         @posted = false
         @pid = Process.pid
@@ -38,7 +40,7 @@ module Heddle
       # @param waker [FiberWaker]
       # @return [void]
       def post(waker)
-        first = @lock.synchronize do # not lock/unlock: see Promise#register
+        first = @lock.synchronize do
           first = !@posted || forked!
           @wakers << waker
           @posted = true

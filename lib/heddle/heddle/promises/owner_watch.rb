@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../masked_lock"
+require_relative "../masks"
+
 module Heddle
   module Promises
     # Strands the awaiters of another thread's evaluations the moment that
@@ -17,7 +20,7 @@ module Heddle
       LINGER = 1.0
 
       @awaiters = {}.compare_by_identity # owner thread => { awaiter => evaluation }
-      @lock = Mutex.new
+      @lock = MaskedLock.new
 
       class << self
         # Strands +awaiter+ with +evaluation+ when +thread+ ends, unless
@@ -33,7 +36,8 @@ module Heddle
             watched = @awaiters[thread]
             unless watched
               watched = @awaiters[thread] = {}.compare_by_identity
-              Thread.new(thread) { |owner| watcher(owner) }
+              # unmasked: a thread inherits the masks it was made under
+              Thread.new(thread) { |owner| Thread.handle_interrupt(Masks::INTERRUPTIBLE) { watcher(owner) } }
             end
             watched[awaiter] = evaluation
           end
@@ -52,7 +56,7 @@ module Heddle
         # @return [void]
         def reset
           @awaiters = {}.compare_by_identity
-          @lock = Mutex.new
+          @lock = MaskedLock.new
         end
 
         private

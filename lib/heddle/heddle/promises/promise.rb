@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../masked_lock"
 require_relative "../masks"
 
 module Heddle
@@ -26,8 +27,8 @@ module Heddle
     REJECTED = :rejected
     # One lock for all promises: it guards only the hand-over of the state and
     # the waiter list (never a wait or a callback), so contention is rare, and
-    # a promise costs no Mutex of its own.
-    LOCK = Thread::Mutex.new
+    # a promise costs no Mutex of its own. Masked: see {MaskedLock}.
+    LOCK = MaskedLock.new
     private_constant :LOCK
 
     # @param value [Object]
@@ -61,7 +62,7 @@ module Heddle
         return result.fulfill([]) if promises.empty?
 
         left = promises.size
-        lock = Thread::Mutex.new
+        lock = MaskedLock.new
         promises.each do |promise|
           promise.on_resolve do |source|
             next result.try_reject(source.reason) if source.rejected?
@@ -85,7 +86,7 @@ module Heddle
 
         result = new
         left = promises.size
-        lock = Thread::Mutex.new
+        lock = MaskedLock.new
         promises.each do |promise|
           promise.on_resolve do |source|
             next result.try_fulfill(source.peek) if source.fulfilled?

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../masked_lock"
+require_relative "../masks"
+
 module Heddle
   module Promises
     # Like {Parker}, for waits with a timeout: Ruby 3.1's Thread::Queue#pop
@@ -17,7 +20,7 @@ module Heddle
       end
 
       def initialize
-        @mutex = Thread::Mutex.new
+        @mutex = MaskedLock.new
         @condition = Thread::ConditionVariable.new
         @permit = false
       end
@@ -37,7 +40,7 @@ module Heddle
       # @return [void]
       def park(timeout)
         @mutex.synchronize do
-          @condition.wait(@mutex, timeout) unless @permit
+          Thread.handle_interrupt(Masks::INTERRUPTIBLE) { @condition.wait(@mutex, timeout) } unless @permit
           @permit = false
         end
       end

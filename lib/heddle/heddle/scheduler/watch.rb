@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "watchdog"
+require_relative "../masked_lock"
 
 module Heddle
   class Scheduler
@@ -28,7 +29,7 @@ module Heddle
         @evaluation = evaluation
         @error = error
         @due = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds
-        @lock = Thread::Mutex.new
+        @lock = MaskedLock.new
         @done = false
         @raised = false
       end

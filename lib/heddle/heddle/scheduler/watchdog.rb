@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../loop/event_loop"
+require_relative "../masked_lock"
 require_relative "../masks"
 
 module Heddle
@@ -45,7 +46,7 @@ module Heddle
         # the watchdog thread (and whatever lock it held) stay behind.
         # @return [void]
         def reset
-          @mutex = Thread::Mutex.new
+          @mutex = MaskedLock.new
           @wakeup = Thread::ConditionVariable.new
           @watches = []
           @thread = nil
@@ -70,10 +71,16 @@ module Heddle
             until @watches.empty?
               now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
               @watches.shift.fire while !@watches.empty? && @watches[0].due <= now
-              @wakeup.wait(@mutex, @watches[0].due - now) unless @watches.empty?
+              sleep_until_due(now) unless @watches.empty?
             end
             @thread = nil
           end
+        end
+
+        # The watchdog's one blocking call, interruptible again: the lock
+        # masks the rest of #run.
+        def sleep_until_due(now)
+          Thread.handle_interrupt(Masks::INTERRUPTIBLE) { @wakeup.wait(@mutex, @watches[0].due - now) }
         end
       end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../masked_lock"
 require_relative "../masks"
 
 require_relative "../scheduler/native_io" # loads the C path (Heddle::NativeSync) where it is built
@@ -52,7 +53,7 @@ module Heddle
       @limit = limit
       @count = 0
       @waiting = []
-      @mutex = Thread::Mutex.new
+      @mutex = MaskedLock.new
     end
 
     # Takes a slot, waiting while all +limit+ are held. With a block, holds
@@ -120,7 +121,7 @@ module Heddle
     def wait_for_slot
       # No `return` from inside the block: a non-local return out of
       # synchronize tripled the cost of an uncontended acquire (bench sync).
-      promise = @mutex.synchronize do
+      promise = @mutex.synchronize_masked do
         if @count < @limit && @waiting.empty?
           @count += 1
           nil
@@ -143,7 +144,7 @@ module Heddle
 
     # {#release}'s work, called with interrupts held back.
     def release_held
-      waiter = @mutex.synchronize do
+      waiter = @mutex.synchronize_masked do
         raise Heddle::Error, "Semaphore#release: no slot is held (acquire first)" if @count.zero?
 
         next_waiter
@@ -152,7 +153,7 @@ module Heddle
     end
 
     def give_up(promise)
-      handed = @mutex.synchronize { !@waiting.delete(promise) }
+      handed = @mutex.synchronize_masked { !@waiting.delete(promise) }
       release_held if handed # fulfilled after the check: the slot is ours, pass it on
     end
 

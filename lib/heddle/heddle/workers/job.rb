@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "item_backtrace"
+require_relative "../masked_lock"
 
 module Heddle
   module Workers
@@ -31,7 +32,7 @@ module Heddle
         @pending = items.size
         @fail_fast = fail_fast
         @on_finish = on_finish
-        @mutex = Mutex.new
+        @mutex = MaskedLock.new
         # A map's caller waits on a promise, not a ConditionVariable: Ruby
         # 3.1's ConditionVariable#wait under a Fiber scheduler leaves its
         # mutex unlocked when interrupted, and the caller got ThreadError

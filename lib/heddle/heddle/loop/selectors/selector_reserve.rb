@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../event_loop"
+require_relative "../../masked_lock"
 
 module Heddle
   class EventLoop
@@ -26,7 +27,7 @@ module Heddle
         end
 
         def initialize
-          @lock = Thread::Mutex.new
+          @lock = MaskedLock.new
           @spares = []
         end
 

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+require_relative "../../masks"
+
 module Heddle
   module Workers
     module Ractors
@@ -9,7 +12,7 @@ module Heddle
       class Inbox
         def initialize
           @messages = []
-          @lock = Mutex.new
+          @lock = MaskedLock.new
           @arrived = ConditionVariable.new
         end
 
@@ -31,7 +34,7 @@ module Heddle
               left = deadline && (deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC))
               return nil if left && left <= 0
 
-              @arrived.wait(@lock, left)
+              Thread.handle_interrupt(Masks::INTERRUPTIBLE) { @arrived.wait(@lock, left) }
             end
             @messages.shift
           end

@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+require_relative "masks"
+require_relative "scheduler/native_io" # loads the C path (Heddle::NativeSync) where it is built
+
+module Heddle
+  # A Thread::Mutex whose #synchronize never waits for the lock with
+  # asynchronous interrupts (Thread#raise, Thread#kill, a timeout) let in.
+  #
+  # Why: CRuby's Mutex#lock, when unlock hands the lock to a waiting thread
+  # and an interrupt reaches that thread before it runs, drops the lock
+  # without waking the next waiter, who then sleeps on a free lock for good
+  # (on every Ruby heddle supports: bench/scripts/sync/mutex_lost_wakeup.rb
+  # shows it; the story is in docs/journal/sync.md).
+  # A waiter that cannot be interrupted cannot drop a lock it was handed.
+  #
+  # A free lock is taken in C (ext/heddle_native/sync.c), with no wait and
+  # no mask; a held one, or any lock with HEDDLE_NATIVE=0, is waited for
+  # under {Masks::UNINTERRUPTED}, and then the block runs masked too. So the
+  # block must be short and must not block; a ConditionVariable wait in it
+  # lets interrupts in again with {Masks::INTERRUPTIBLE} (its re-lock after
+  # waking is one Ruby never interrupts). Hot path: the promises benchmark.
+  class MaskedLock < Thread::Mutex
+    NATIVE = (Heddle::NativeSync if defined?(Heddle::NativeSync) && Heddle::NativeSync.respond_to?(:synchronize))
+    private_constant :NATIVE
+
+    # Mutex#synchronize itself, for a caller already under
+    # {Masks::UNINTERRUPTED}: a second mask costs more than the lock.
+    # @return [Object] the block's value
+    alias synchronize_masked synchronize
+
+    # @yield with the lock held
+    # @return [Object] the block's value
+    # @raise [ThreadError] if the calling fiber holds the lock already
+    def synchronize(&)
+      if NATIVE
+        result = NATIVE.synchronize(self, &)
+        return result unless NATIVE::BUSY.equal?(result)
+      end
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) { super }
+    end
+  end
+end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "masked_lock"
+
 # Named handlers: Heddle::Handlers and Heddle.handler.
 module Heddle
   # The handlers a process knows, by name. A worker on another machine
@@ -12,7 +14,7 @@ module Heddle
     NAME = %r{\A[A-Za-z0-9_./-]+\z}
 
     @table = {}
-    @lock = Mutex.new
+    @lock = MaskedLock.new
 
     class << self
       # @param name [Symbol, String] see {NAME}

@@ -33,6 +33,7 @@ require_relative "workers/ractors/worker"
 require_relative "workers/threads/backend"
 require_relative "workers/wire"
 require_relative "workers/wire_reader"
+require_relative "masked_lock"
 
 # Workers: one interface over inline, fiber, thread, process and ractor
 # backends. See docs/workers.md.
@@ -52,7 +53,7 @@ module Heddle
     end
 
     @live = ObjectSpace::WeakMap.new
-    @live_lock = Mutex.new
+    @live_lock = MaskedLock.new
 
     class << self
       # @api private

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
 require "digest"
 require "fileutils"
 require "json"
@@ -37,7 +38,7 @@ module Heddle
 
       @warned = {}
       @digests = {}
-      @lock = Mutex.new
+      @lock = Heddle::MaskedLock.new
 
       # A property's file name digest, computed once per process and name (checks are often ~100 µs).
       # @param name [String] @return [String]

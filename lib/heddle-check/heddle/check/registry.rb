@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
+
 # The registry behind Heddle::Check.register.
 module Heddle
   # Property-based checks; see lib/heddle-check/heddle/check.rb.
@@ -12,7 +14,7 @@ module Heddle
     # workers do ({Handler.build}).
     module Registry
       @properties = {}
-      @lock = Mutex.new
+      @lock = Heddle::MaskedLock.new
 
       class << self
         # @param name [Symbol, String]

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
+
 module Heddle
   module Check
     # The statistics of a test run's checks, printed once at its end by the
@@ -7,7 +9,7 @@ module Heddle
     # target or a health warning ({Statistics#summary}); nothing otherwise.
     module StatisticsReport
       @lines = []
-      @lock = Mutex.new
+      @lock = Heddle::MaskedLock.new
 
       # @param name [String] the test that ran the check
       # @param result [Result]

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "timeout"
+require_relative "../masked_lock"
 
 module Heddle
   module Workers
@@ -34,7 +35,7 @@ module Heddle
         @item_timeout = item_timeout
         @owner = Process.pid
         @shutdown = false
-        @lifecycle = Mutex.new
+        @lifecycle = MaskedLock.new
         start
         @handler = nil
       end

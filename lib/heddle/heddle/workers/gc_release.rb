@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../masked_lock"
+
 module Heddle
   module Workers
     # What a dropped pool's finalizer does. Ruby runs a finalizer in
@@ -16,7 +18,7 @@ module Heddle
     module GCRelease
       @backends = {}
       @last_id = 0
-      @lock = Mutex.new
+      @lock = MaskedLock.new
 
       class << self
         # Files the backend; returns the finalizer for its pool.

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
 require "heddle"
 
 module Heddle
@@ -45,7 +46,7 @@ module Heddle
         # @see BELL
         MAILROOM = Heddle::Workers::Ractors::Mailroom
         @busy = false
-        @busy_lock = Thread::Mutex.new
+        @busy_lock = Heddle::MaskedLock.new
 
         # A runner for this check, or nil when the check must use the pool
         # runner: with `timeout:` (this runner has no deadline; the pool

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
+
 module Heddle
   module Check
     module Runners
@@ -17,7 +19,7 @@ module Heddle
         attr_reader :in_flight
 
         def initialize
-          @lock = Thread::Mutex.new
+          @lock = Heddle::MaskedLock.new
           @arrived = Thread::ConditionVariable.new
           @returned = [] # [number, promise] of chunks back, not yet taken
           @sent = 0
@@ -57,7 +59,9 @@ module Heddle
         # @raise [TimeoutError] past the deadline
         def take(deadline)
           @lock.synchronize do
-            @arrived.wait(@lock, remaining(deadline)) while @returned.empty?
+            while @returned.empty?
+              Thread.handle_interrupt(Heddle::Masks::INTERRUPTIBLE) { @arrived.wait(@lock, remaining(deadline)) }
+            end
             @in_flight -= 1
             @returned.shift
           end

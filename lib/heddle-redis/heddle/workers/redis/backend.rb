@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
+require "heddle/masks"
 require "heddle/workers/backend"
 require "securerandom"
 require_relative "client"
@@ -268,7 +270,7 @@ module Heddle
           @ns = @config.keys
           @keys = { items: @ns.items(@pool_id), results: @ns.results(@pool_id), meta: @ns.meta(@pool_id),
                     pools: @ns.pools(@handler_name) }
-          @lock = Mutex.new
+          @lock = Heddle::MaskedLock.new
           @tickets = {}
           @numbers = 0
           @refusals = 0
@@ -276,7 +278,7 @@ module Heddle
           @publisher = Publisher.new(@keys[:items], @handler_name, @item_timeout, @codec)
           # (a short reconnect_timeout, e.g. a map's timeout:, bounds the wait for a silent server too)
           @command = @config.connect(timeout: [Client::TIMEOUT, @reconnect_timeout].min)
-          @command_lock = Mutex.new
+          @command_lock = Mutex.new # held across Redis calls: a wait for it stays interruptible
           command("could not create the pool") do |client|
             create_keys(client)
             servers(client)

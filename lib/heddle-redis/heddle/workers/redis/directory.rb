@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
+require "heddle/masks"
+
 module Heddle
   module Workers
     module Redis
@@ -24,7 +27,7 @@ module Heddle
           @streams = [].freeze
           @by_key = {}.freeze
           @generation = 0
-          @lock = Mutex.new
+          @lock = Heddle::MaskedLock.new
           @changed = ConditionVariable.new
         end
 
@@ -56,7 +59,11 @@ module Heddle
         # @param timeout [Numeric]
         # @return [void]
         def wait_change(generation, timeout)
-          @lock.synchronize { @changed.wait(@lock, timeout) if @generation == generation }
+          @lock.synchronize do
+            next unless @generation == generation
+
+            Thread.handle_interrupt(Heddle::Masks::INTERRUPTIBLE) { @changed.wait(@lock, timeout) }
+          end
         end
 
         # @return [Integer, nil] the shortest visibility timeout of the pools, in ms

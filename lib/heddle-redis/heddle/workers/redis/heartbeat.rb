@@ -31,7 +31,7 @@ module Heddle
           @slots = slots
           @directory = directory
           @stopping = false
-          @wake_lock = Mutex.new
+          @wake_lock = Mutex.new # held across Redis calls: a wait for it stays interruptible
           @thread = Workers.thread { run }
           @thread.name = "heddle worker heartbeat"
         end

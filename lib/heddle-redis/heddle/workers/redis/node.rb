@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
+require "heddle/masks"
 require "logger"
 
 module Heddle
@@ -35,7 +37,7 @@ module Heddle
           @directory = Directory.new(handlers, config.keys)
           @active = {}
           @lanes = []
-          @lock = Mutex.new
+          @lock = Heddle::MaskedLock.new
           @draining = false
           @release_at = nil
           @seen = {}
@@ -114,7 +116,7 @@ module Heddle
         def await_beat
           @lock.synchronize do
             until release_now? || Process.clock_gettime(Process::CLOCK_MONOTONIC) - @beat_at < Heartbeat::ALIVE_TTL
-              @beaten.wait(@lock, 0.1)
+              Thread.handle_interrupt(Heddle::Masks::INTERRUPTIBLE) { @beaten.wait(@lock, 0.1) }
             end
             @epoch
           end

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require "heddle/masked_lock"
+require "heddle/masks"
+
 module Heddle
   module Workers
     module Redis
@@ -29,7 +32,7 @@ module Heddle
           @codec = codec
           @last_ms = 0
           @sequence = 0
-          @ids = Mutex.new # the caller's thread publishes, the collector's puts lost entries back
+          @ids = Heddle::MaskedLock.new # the caller's thread publishes, the collector's puts lost entries back
         end
 
         # Plans a job's entries. Items the wire format cannot carry fail here, at the

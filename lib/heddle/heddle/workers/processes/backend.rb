@@ -2,6 +2,7 @@
 
 require_relative "../backend"
 require_relative "reaper"
+require_relative "../../masked_lock"
 
 module Heddle
   module Workers
@@ -27,8 +28,8 @@ module Heddle
         SPARE_PATIENCE = 0.01
 
         @tracked = {}
-        @tracked_lock = Mutex.new
-        @spawn_lock = Mutex.new
+        @tracked_lock = MaskedLock.new
+        @spawn_lock = Mutex.new # held while a worker starts: a wait for it stays interruptible
 
         class << self
           # @api private
@@ -151,7 +152,7 @@ module Heddle
           @queue = Thread::Queue.new
           @wake = Thread::Queue.new
           @dormant = @lazy ? @size - 1 : 0
-          @dormant_lock = Mutex.new
+          @dormant_lock = MaskedLock.new
           @arming = false
           @stopping = ConditionVariable.new
           prefork_gc
@@ -196,7 +197,11 @@ module Heddle
         # would otherwise wait for it in join).
         def patience
           @dormant_lock.synchronize do
-            @stopping.wait(@dormant_lock, SPARE_PATIENCE) unless @queue.closed?
+            unless @queue.closed?
+              Thread.handle_interrupt(Masks::INTERRUPTIBLE) do
+                @stopping.wait(@dormant_lock, SPARE_PATIENCE)
+              end
+            end
           end
         end
 

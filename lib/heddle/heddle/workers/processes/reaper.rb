@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+
 module Heddle
   module Workers
     module Processes
@@ -12,7 +14,7 @@ module Heddle
         def initialize
           @owner = Process.pid
           @pids = []
-          @lock = Mutex.new
+          @lock = MaskedLock.new
           @idle = ConditionVariable.new
           @running = false
         end
@@ -38,7 +40,7 @@ module Heddle
               left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
               return false unless left.positive?
 
-              @idle.wait(@lock, left)
+              Thread.handle_interrupt(Masks::INTERRUPTIBLE) { @idle.wait(@lock, left) }
             end
           end
           true

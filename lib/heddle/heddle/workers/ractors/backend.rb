@@ -2,6 +2,7 @@
 
 require_relative "../../masks"
 require_relative "../backend"
+require_relative "../../masked_lock"
 
 module Heddle
   module Workers
@@ -15,7 +16,7 @@ module Heddle
         # Seconds shutdown(kill: true) waits for each lane: a cancelled chunk
         # ends at once unless an item is stuck in C code, which no one can stop.
         KILL_WAIT = 2.0
-        @collector_lock = Mutex.new
+        @collector_lock = MaskedLock.new
 
         class << self
           # @api private

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+
 module Heddle
   module Workers
     module Ractors
@@ -49,7 +51,7 @@ module Heddle
           @token = token
           @handler = handler
           @bell = bell
-          @lock = Mutex.new
+          @lock = MaskedLock.new
           @chunks = Thread::Queue.new
           @runner = Thread.current
           @running = nil # serial of the chunk running

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+
 module Heddle
   module Workers
     module Ractors
@@ -17,14 +19,14 @@ module Heddle
         # Tokens are never reused in a process, not even by a later collector:
         # a ractor let go by a killed pool may still send under its old one.
         @last_token = 0
-        @token_lock = Mutex.new
+        @token_lock = MaskedLock.new
 
         # @return [Integer] a token no worker of this process had before
         def self.next_token = @token_lock.synchronize { @last_token += 1 }
 
         def initialize
           @inboxes = {}
-          @lock = Mutex.new
+          @lock = MaskedLock.new
           @box = Thread::Queue.new
           Ractors::Mailroom.open(:pools, @box)
           @thread = Workers.thread { run }

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+
 module Heddle
   module Workers
     module Ractors
@@ -25,7 +27,7 @@ module Heddle
         RECEIVERS = %i[pools checks].freeze
         # First element of the mark a drain sends its own ractor.
         MARK = :heddle_doorbell_mark
-        @lock = Mutex.new
+        @lock = MaskedLock.new
         @pipe = nil
         @fileno = nil # shareable: a ractor that was given none reads it
         @marks = 0

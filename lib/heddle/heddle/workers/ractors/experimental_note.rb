@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+
 module Heddle
   module Workers
     module Ractors
@@ -11,7 +13,7 @@ module Heddle
       # `-W:no-experimental` silences it too (its category).
       module ExperimentalNote
         @said = nil
-        @lock = Mutex.new
+        @lock = MaskedLock.new
 
         module_function
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "block_source"
+require_relative "../../masked_lock"
 
 module Heddle
   module Workers
@@ -43,7 +44,7 @@ module Heddle
         # evaluated again (a property built in every test, a map in a loop)
         # is parsed once.
         @cache = {}
-        @cache_lock = Mutex.new
+        @cache_lock = MaskedLock.new
 
         module_function
 

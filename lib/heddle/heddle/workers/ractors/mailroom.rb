@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+
 module Heddle
   module Workers
     module Ractors
@@ -16,7 +18,7 @@ module Heddle
       module Mailroom
         # Seconds {.close} waits for the thread to end once no receiver is open.
         STOP_WAIT = 2.0
-        @lock = Mutex.new
+        @lock = MaskedLock.new
         @boxes = {}
         @held = {}
         @thread = nil

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../masked_lock"
+
 module Heddle
   module Workers
     module Ractors
@@ -15,7 +17,7 @@ module Heddle
       # ran at once.
       module Reserve
         @idle = []
-        @lock = Mutex.new
+        @lock = MaskedLock.new
         @pid = Process.pid
         @last_serial = 0
 

@@ -19,7 +19,10 @@ module Heddle
   # under {Masks::UNINTERRUPTED}, and then the block runs masked too. So the
   # block must be short and must not block; a ConditionVariable wait in it
   # lets interrupts in again with {Masks::INTERRUPTIBLE} (its re-lock after
-  # waking is one Ruby never interrupts). Hot path: the promises benchmark.
+  # waking is one Ruby never interrupts). A mask is the thread's, not the
+  # fiber's: a fiber that waits here under a Fiber scheduler holds back its
+  # thread's interrupts until it has the lock, which the short blocks keep
+  # short. Hot path: the promises benchmark.
   class MaskedLock < Thread::Mutex
     NATIVE = (Heddle::NativeSync if defined?(Heddle::NativeSync) && Heddle::NativeSync.respond_to?(:synchronize))
     private_constant :NATIVE

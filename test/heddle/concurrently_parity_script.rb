@@ -328,6 +328,33 @@ end
 check("await_resume! timeout") { await_resume!(within: 0.0001, timeout_result: :none) }
 check("await_resume! timeout raises") { await_resume!(within: 0.0001) }
 check("wait returns") { [wait(0), wait(0.0001)] }
+check("concurrently with arguments") { concurrently(1, 2) { |a, b| a + b }.await_result }
+check("timeout positional") { concurrently { wait 0.01 }.await_result({ within: 0.0001, timeout_result: :late }) }
+check("order in one iteration") do
+  counter = 0
+  e1 = concurrent_proc do
+    wait 0.01
+    counter += 1
+  end.call_nonblock
+  e2 = concurrent_proc do
+    wait 0
+    counter += 1
+  end.call_nonblock
+  e3 = concurrent_proc { counter += 1 }.call_detached
+  sleep 0.02
+  wait 0
+  [e3.await_result, e2.await_result, e1.await_result, counter + 1]
+end
+check("deferred order") do
+  order = []
+  [0.03, 0.01, 0.02].map do |s|
+    concurrently do
+      wait s
+      order << s
+    end
+  end.each(&:await_result)
+  order
+end
 check("await_fastest") do
   fast = concurrently { :fast }
   await_fastest(concurrently { wait 1 }, fast).equal?(fast)
@@ -383,6 +410,14 @@ check("debug") do
     1
   end.await_result
   [enabled, out.string.scan(/BEGIN|SUSPEND|RESUME|END/)]
+end
+check("debug call_and_forget") do
+  out = StringIO.new
+  Concurrently::Debug.enable Logger.new(out)
+  concurrent_proc { wait 0 }.call_and_forget
+  wait 0
+  wait 0
+  out.string.scan(/BEGIN|SUSPEND|RESUME|END/)
 end
 
 # --- what heddle does differently on purpose (docs/core.md, "Drop-in Concurrently") ---

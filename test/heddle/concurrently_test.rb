@@ -3,49 +3,51 @@
 require "test_helper"
 require "rbconfig"
 
-# Runs Concurrently 1.2.0-style code on heddle/concurrently in a subprocess and
-# checks every answer.
+# Runs Concurrently 1.2.0 code on heddle/concurrently in a subprocess and
+# checks heddle's answers, gem or no gem: the script is the one
+# concurrently_parity_test.rb also runs on the concurrently gem, where it is
+# installed, to compare the two.
 class ConcurrentlyCompatTest < Minitest::Test
-  SCRIPT = File.expand_path("concurrently_script.rb", __dir__)
-  RAISING_LINE = File.readlines(SCRIPT).index { |line| line.include?('raise ArgumentError, "logged"') } + 1
+  SCRIPT = File.expand_path("concurrently_parity_script.rb", __dir__)
+  TIMED_OUT = "raised Concurrently::Evaluation::TimeoutError: evaluation timed out after 0.0001 second(s)"
 
   EXPECTED = {
     "call" => "[:a, :b]",
     "brackets" => "1",
-    "call_nonblock waits" => "true",
+    "call_nonblock" => "[:now, true]",
     "custom evaluation" => "true",
-    "concurrently" => "3",
+    "concurrently with arguments" => "3",
     "await_result block" => '"transformed error"',
-    "error result" => "raised RuntimeError: error",
-    "timeout" => "raised Heddle::Evaluation::TimeoutError: evaluation timed out after 0.0001 second(s)",
+    "error result" => "raised ArgumentError: error",
+    "timeout" => TIMED_OUT,
     "timeout positional" => ":late",
-    "resume!" => ":resumed",
-    "resume! not waiting" => "raised Heddle::Evaluation::Error: not waiting",
+    "resume!" => "[true, :resumed, :resumed]",
+    "resume! not waiting" => "raised Concurrently::Evaluation::Error: not waiting",
     "conclude_to while waiting" => ":intercepted",
-    "conclude twice" => "raised Heddle::Evaluation::Error: already concluded",
+    "conclude twice" => "raised Concurrently::Evaluation::Error: already concluded",
     "order in one iteration" => "[1, 2, 3, 4]",
     "deferred order" => "[0.01, 0.02, 0.03]",
     "await_fastest" => "true",
     "await_readable" => "true",
-    "await_readable timeout" => "raised Heddle::Evaluation::TimeoutError: evaluation timed out after 0.0001 second(s)",
+    "await_readable timeout" => TIMED_OUT,
     "two readers of one IO" => "[true, true]",
-    "concurrently_read" => '"hello"',
-    "data" => "[:value, true, [:key]]",
-    "error log" => '["Concurrent proc exited with error!", "Source location: ' \
-                   "#{SCRIPT}:#{RAISING_LINE}\", \"Error: (ArgumentError) logged\"]",
-    "on error" => '[["hooked"], true]',
-    "reinitialize!" => "nil",
-    "lifetime" => "true",
-    "debug" => '["BEGIN", "SUSPEND", "RESUME", "END"]',
+    "concurrently_read and write" => '[5, "hello"]',
+    "data" => "[:value, true, false, [:key], nil]",
+    "error_log_output io" => "true",
+    "on error hook" => '[[[true, "hooked"]], true]',
+    "reinitialize! drops pending" => "[true, true, nil]",
+    "lifetime" => "[true, true]",
+    "debug" => '[true, ["BEGIN", "SUSPEND", "RESUME", "END"]]',
     "debug call_and_forget" => '["BEGIN", "SUSPEND", "RESUME", "END"]',
-    "interrupt keeps loop" => ":later",
-    "nothing to wait for" => "raised Heddle::EventLoop::DeadlockError: Infinitely running event loop detected: " \
-                             "There are no evaluations scheduled and no IOs to await.",
-    "error_log_output refused" => '[Heddle::Error, "output no logger or IO"]'
+    "interrupt keeps pending work" => ":later",
+    "error_log_output bad" => "raised Concurrently::Error: output no logger or IO",
+    "class names" => '["Heddle::Evaluation::TimeoutError", "Heddle::Proc::Evaluation"]',
+    "nothing to wait for" => "raised Concurrently::Error: Infinitely running event loop detected: There are no " \
+                             "evaluations scheduled and no IOs to await."
   }.freeze
 
   def test_concurrently_code_runs_unchanged
-    output = IO.popen([RbConfig.ruby, *LibRoots::FLAGS, SCRIPT], err: %i[child out], &:read)
+    output = IO.popen([RbConfig.ruby, "-w", *LibRoots::FLAGS, SCRIPT, "heddle"], err: %i[child out], &:read)
     answers = output.lines.to_h { |line| line.chomp.split(": ", 2) }
     EXPECTED.each { |name, expected| assert_equal expected, answers[name], "#{name} (full output:\n#{output})" }
   end

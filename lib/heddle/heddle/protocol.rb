@@ -63,8 +63,11 @@ module Heddle
 
     # The messages left public. A proc's own call takes the proc's arguments
     # with a splat, and on Ruby 3.1 +__send__+ with a splat allocates an
-    # Array per call, which the allocation tests of a call forbid.
-    PUBLIC = %i[__invoke__].freeze
+    # Array per call, which the allocation tests of a call forbid. Every call
+    # of a proc asks its fiber's context for the loop, and on Ruby 3.1
+    # +__send__+ costs that ask five times a direct call (the call_methods
+    # benchmark).
+    PUBLIC = %i[__invoke__ __loop__].freeze
 
     # @return [Array<Symbol>] every protocol message
     # @example

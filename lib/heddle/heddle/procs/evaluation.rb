@@ -79,10 +79,11 @@ module Heddle
       @state = RUNNING
     end
 
-    # @return [EventLoop] the loop of the evaluation's thread. A method, not an
+    # @return [EventLoop] the loop of the evaluation's thread. Public (see
+    #   Protocol::PUBLIC): every proc's call asks for it. A method, not an
     #   attribute reader: YJIT compiles a __send__ to a method, but calls out
     #   of the JIT for a __send__ to a reader (bench call_methods).
-    private def __loop__ = @loop
+    def __loop__ = @loop
 
     # @return [Evaluation] self (a pooled fiber answers its evaluation)
     private def __evaluation__

@@ -153,7 +153,7 @@ module Heddle
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       # Hot path (see the call_methods benchmark): inlined call_nonblock.
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
-      loop = context.__send__(:__loop__)
+      loop = context.__loop__
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
       result = pooled.call_job(self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
@@ -181,7 +181,7 @@ module Heddle
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       # Hot path: written for speed, see the call_methods benchmark.
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
-      loop = context.__send__(:__loop__)
+      loop = context.__loop__
       pooled = loop.pool.delete_at(-1) || PooledFiber.create(loop) # not pop: see EventLoop#pool
       result = pooled.call_job(self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
@@ -203,7 +203,7 @@ module Heddle
       # No Array per call: see Arguments.
       args = no_args ? EMPTY : Arguments.pack(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
-      loop = context.__send__(:__loop__)
+      loop = context.__loop__
       evaluation = @evaluation_class.new(loop, self, args) # queued: see its initialize
       context.__send__(:__adopt__, evaluation)
       loop.queue << evaluation
@@ -219,7 +219,7 @@ module Heddle
     def call_and_forget(arg1 = no_args = NONE, arg2 = NONE, arg3 = NONE, arg4 = NONE,
                         arg5 = NONE, arg6 = NONE, arg7 = NONE, arg8 = NONE)
       context = Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)
-      loop = context.__send__(:__loop__)
+      loop = context.__loop__
       # Without arguments the proc itself is the entry (see #__run__); no
       # Array per call either way (see Arguments).
       entry = if no_args

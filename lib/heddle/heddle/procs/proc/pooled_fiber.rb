@@ -127,10 +127,11 @@ module Heddle
         @fiber.resume
       end
 
-      # @return [EventLoop] the loop of the fiber's thread. A method, not an
+      # @return [EventLoop] the loop of the fiber's thread. Public (see
+      #   Protocol::PUBLIC): every proc's call asks for it. A method, not an
       #   attribute reader: YJIT compiles a __send__ to a method, but calls out
       #   of the JIT for a __send__ to a reader (bench call_methods).
-      private def __loop__ = @loop
+      def __loop__ = @loop
 
       # Runs +proc+ with +args+ in this pooled fiber until it finishes or
       # waits, for the loop: when done, the pooled fiber may start the round's next

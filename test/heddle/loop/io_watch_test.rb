@@ -288,7 +288,44 @@ class IOWatchNIOTest < Minitest::Test
     watch&.clear
   end
 
+  # A Thread#raise landing as a disarm's call into nio4r returned left the
+  # direction marked armed over a monitor that was not, and the next waiter
+  # of the IO slept for good (CI on 3.1, the IO-wait interrupts fuzz).
+  def test_a_disarm_interrupted_as_nio4r_returns_leaves_the_next_waiter_woken
+    watch = backend.new
+    reader, writer = IO.pipe
+    wake_r, wake_w = IO.pipe
+    first = Object.new
+    watch.add_reader(reader, first)
+    watch.remove_reader(reader, first)
+    writer.write("x") # ready with nobody waiting: the blocking wait disarms it
+    interrupt_after_disarm { watch.wait(0.1, wake_r) }
+    woken = []
+    waiter = Object.new
+    waiter.define_singleton_method(:__io_ready__) { woken << :ready }
+    watch.add_reader(reader, waiter)
+    3.times { watch.wait(0.1, wake_r) if woken.empty? }
+    assert_equal [:ready], woken
+  ensure
+    [reader, writer, wake_r, wake_w].each { |io| io&.close }
+    watch&.clear
+  end
+
   private
+
+  # Raises Interrupt where Ruby checks interrupts as NIO::Monitor#interests=
+  # returns with no interests left (the disarm), once.
+  def interrupt_after_disarm(&)
+    raised = false
+    trace = TracePoint.new(:c_return) do |tp|
+      next if raised || tp.method_id != :interests= || tp.self.interests
+
+      raised = true
+      raise Interrupt, "interrupted"
+    end
+    assert_raises(Interrupt) { trace.enable(&) }
+    assert raised, "the wait disarmed the idle, ready IO"
+  end
 
   def release(waiters, pipes)
     waiters.each { |waiter| waiter.conclude_to(nil) unless waiter.concluded? }

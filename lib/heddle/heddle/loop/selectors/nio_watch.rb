@@ -259,10 +259,14 @@ module Heddle
           @dead << reg
         end
 
+        # The bit goes first: an interrupt landing as nio4r's call returns
+        # then leaves a monitor still armed (the next waiter re-arms it),
+        # never a bit that says armed over a monitor that is not, which made
+        # the next waiter of the IO sleep for good.
         def disarm(reg, bit)
           armed = reg.armed & ~bit
-          reg.monitor.interests = INTERESTS[armed]
           reg.armed = armed
+          reg.monitor.interests = INTERESTS[armed]
         end
 
         # A monitor a sweep found ready: wake its waiters, or leave a token.

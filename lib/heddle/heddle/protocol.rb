@@ -64,9 +64,9 @@ module Heddle
     # The messages left public. A proc's own call takes the proc's arguments
     # with a splat, and on Ruby 3.1 +__send__+ with a splat allocates an
     # Array per call, which the allocation tests of a call forbid. Every call
-    # of a proc asks its fiber's context for the loop, and on Ruby 3.1
-    # +__send__+ costs that ask five times a direct call (the call_methods
-    # benchmark).
+    # of a proc asks its fiber's context for the loop, and on Ruby 3.1 a
+    # +__send__+ makes that ask a noticeable share of the call (the
+    # call_methods benchmark; figures in docs/journal/core.md).
     PUBLIC = %i[__invoke__ __loop__].freeze
 
     # @return [Array<Symbol>] every protocol message

@@ -321,13 +321,28 @@ module Heddle
       false
     end
 
-    # Lets go of the idle pooled fibers (the garbage collector frees them),
-    # e.g. to give memory back after a burst.
+    # Lets go of the idle pooled fibers, e.g. to give memory back after a
+    # burst. Each is ended, not only forgotten: a suspended fiber keeps its
+    # stack, and an old one has it scanned by every minor GC until a major
+    # GC frees it (docs/journal/scheduler.md, connection set-up).
     # @return [Integer] how many were dropped
     def drop_idle_fibers
-      count = @pool.size
+      retire_idle_fibers(0)
+    end
+
+    # Ends idle pooled fibers beyond +keep+, newest kept (they were used
+    # last). They are counted out first: one an interrupt keeps from being
+    # ended is only forgotten, as a fiber of another thread is (a fiber is
+    # resumed only on its own thread).
+    # @param keep [Integer]
+    # @return [Integer] how many went
+    def retire_idle_fibers(keep)
+      count = @pool.size - keep
+      return 0 unless count.positive?
+
+      retired = @pool.slice!(0, count)
       @fibers -= count
-      @pool.clear
+      retired.each(&:retire) if Thread.current.equal?(@thread)
       count
     end
 

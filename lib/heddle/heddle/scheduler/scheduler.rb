@@ -320,6 +320,7 @@ module Heddle
       return if Thread.current.status == "aborting"
 
       Drain.call(@loop)
+      @loop.drop_idle_fibers
     end
 
     # In a forked child that keeps this scheduler (see {ForkChild}): the

@@ -42,6 +42,8 @@ module Heddle
       JOBS_PER_ENTRY = 1_000
       # What {#run_jobs} returns when it ran its share and holds a next job.
       AGAIN = Object.new.freeze
+      # What {#run_jobs} returns when the loop ended it while idle ({#retire}).
+      RETIRED = Object.new.freeze
       # The proc raised +error+ (a StandardError, ScriptError, SystemStackError or
       # SecurityError: what Concurrently concludes an evaluation to, too).
       class Failure < Signal
@@ -195,6 +197,16 @@ module Heddle
         @loop.cancel_timer(timer)
       end
 
+      # Ends this idle fiber: its body returns, so its stack goes back to
+      # Ruby at once and the fiber is cheap to mark until it is freed.
+      # Called by the loop on a fiber it took out of its pool and counted
+      # out already.
+      # @return [void]
+      def retire
+        @proc = nil
+        @fiber.resume
+      end
+
       # Takes the next job while running in its fiber (EventLoop#chain).
       # @return [void]
       def take_job(proc, args, evaluation)
@@ -264,6 +276,8 @@ module Heddle
         Thread.current[Evaluation::FIBER_KEY] = self
         ::Fiber.yield
         nil while AGAIN.equal?(result = run_jobs(JOBS_PER_ENTRY))
+        return if RETIRED.equal?(result) # counted out by the loop already
+
         @loop.count_fiber(-1)
         result
       end
@@ -292,6 +306,7 @@ module Heddle
 
           pool << self
           ::Fiber.yield result
+          return RETIRED unless @proc
           return AGAIN if (left -= 1).zero?
         end
         result

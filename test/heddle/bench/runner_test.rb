@@ -53,6 +53,13 @@ class BenchRunnerTest < Minitest::Test
     assert(forked.all? { |r| r["children_cpu_seconds"].positive? })
   end
 
+  def test_isolated_trials_record_their_process_s_speed_and_in_process_ones_do_not
+    isolated = records_of("forked sum") + records_of("own process")
+
+    assert(isolated.all? { |r| r["process_speed_ns"].is_a?(Float) && r["process_speed_ns"].positive? })
+    refute(results.first.records.any? { |r| !r["isolated"] && r.key?("process_speed_ns") })
+  end
+
   def test_isolated_rows_of_a_suite_share_one_child_and_trial_rows_get_their_own
     shared = (records_of("forked sum") + records_of("pid")).map { |r| r["pid"] }
     own = records_of("own process").map { |r| r["pid"] }

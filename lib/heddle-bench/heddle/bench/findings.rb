@@ -53,6 +53,9 @@ module Heddle
       # @return [LoadNote]
       def load_note = @load_note ||= LoadNote.new(self)
 
+      # @return [SpeedNote]
+      def speed_note = @speed_note ||= SpeedNote.new(self)
+
       # @param suite_name [String]
       # @return [Hash{String => Array<Hash>}] row name => the seed's figures for it
       def references(suite_name)

@@ -51,9 +51,11 @@ module Heddle
       # @return [String] Markdown
       def render(link: nil, level: 2)
         load = @findings.load_note.text
+        speed = @findings.speed_note.text
         missing = MissingGems.new(@results.skipped).line
         smoke = @findings.smoke? && "**#{SMOKE_NOTE}**\n"
-        [smoke, load && "**#{load}**\n", missing && "**#{missing}**\n", answers(link, level), backends(level)]
+        [smoke, load && "**#{load}**\n", speed && "**#{speed}**\n", missing && "**#{missing}**\n",
+         answers(link, level), backends(level)]
           .select { |part| part }.join("\n")
       end
 

@@ -56,8 +56,10 @@ module Heddle
 
       def load
         text = @findings.load_note.text
+        speed = @findings.speed_note.text
         missing = MissingGems.new(@findings.results.skipped).line
         [text && %(<p class="load" id="load">#{esc(text)}</p>),
+         speed && %(<p class="load" id="speed">#{esc(speed)}</p>),
          missing && %(<p class="load" id="missing">#{esc(missing)}</p>)].compact.join
       end
 

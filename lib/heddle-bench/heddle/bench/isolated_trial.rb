@@ -48,10 +48,12 @@ module Heddle
       # @param spec [Hash] as built by {#initialize}
       # @param warmup [Float] the spec's, unless the caller knows the row is warm
       # @param limit [Boolean] false: the caller enforces the time limit (see Trial#initialize)
-      # @return [Hash] the record, marked isolated
+      # @return [Hash] the record, marked isolated, with its process's speed ({ProcessSpeed})
       def self.measure(row, spec, warmup: spec["warmup"], limit: true)
+        speed = ProcessSpeed.ns.round(1) # before the trial, untimed
         Trial.new(row, trial: spec["trial"], seconds: spec["seconds"], warmup: warmup, quick: spec["quick"],
-                       keep_gc: spec["keep_gc"], variant: spec["variant"], limit: limit).call.merge("isolated" => true)
+                       keep_gc: spec["keep_gc"], variant: spec["variant"], limit: limit).call
+             .merge("isolated" => true, "process_speed_ns" => speed)
       end
 
       # The child's lookup, shared with {TrialServer}: the row a spec names,

@@ -88,7 +88,8 @@ module Heddle
         return nil if answers.empty?
 
         smoke = @findings.smoke? && FirstScreen::SMOKE_NOTE.delete("`")
-        ["== answers (#{@findings.primary_variant}) ==", smoke || nil, @findings.load_note.text,
+        ["== answers (#{@findings.primary_variant}) ==", smoke || nil,
+         @findings.load_note.text, @findings.speed_note.text,
          *answers.map { |a| "#{a.question}: #{a.text}" }, ""].compact.join("\n")
       end
     end

@@ -20,7 +20,7 @@ class BenchSpeedNoteTest < Minitest::Test
     note = speed_note(speeds)
 
     assert_predicate note, :split?
-    assert_equal [["heddle call", "Concurrently call"]], note.pairs.map { |row, other, _| [row.name, other.name] }
+    assert_equal([["heddle call", "Concurrently call"]], note.pairs.map { |row, other, _| [row.name, other.name] })
     assert_equal "Trial processes ran at different speeds: a fiber switch took 126–190 ns from one process to " \
                  "another (1.5×), the same code. Compared rows whose processes differed most may read that much " \
                  "off: heddle call vs Concurrently call (1.5×); rerun them before trusting their ratios.", note.text

@@ -313,7 +313,132 @@ class IOWatchNIOTest < Minitest::Test
     watch&.clear
   end
 
+  # A raise landing inside nio4r's register, after the new monitor started
+  # watching and before the selector recorded it, left a watcher recorded
+  # nowhere: the GC freed the monitor under libev, and a later event read
+  # freed memory (CI on 3.1, the IO-wait interrupts fuzz: "undefined method
+  # `value' for an Integer"). Held back, the raise lands once it is recorded.
+  def test_a_raise_inside_nio4rs_register_lands_once_the_monitor_is_recorded
+    watch = backend.new
+    reader, writer = IO.pipe
+    wake_r, wake_w = IO.pipe
+    woken = []
+    waiter = recording_waiter(woken)
+    raise_inside_register { watch.add_reader(reader, waiter) }
+    reg = watch.instance_variable_get(:@regs).fetch(reader)
+
+    assert watch.instance_variable_get(:@selector).registered?(reader), "the new monitor was not recorded"
+    assert_same reg, reg.monitor.value
+    watch.add_reader(reader, waiter)
+
+    assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
+  ensure
+    [reader, writer, wake_r, wake_w].each { |io| io&.close }
+    watch&.clear
+  end
+
+  # nio4r's select takes its selector's Mutex with a call back into Ruby,
+  # and records itself as the holder after: a raise landing as the lock
+  # returned left it held by nobody, and every later select of the loop
+  # failed with "deadlock; recursive locking" (CI on 3.1, seed 1467760223).
+  # The watch now finds the lock left held and moves to a fresh selector.
+  def test_a_raise_as_the_sweep_takes_nio4rs_lock_leaves_the_selector_usable
+    watch = backend.new
+    reader, writer = IO.pipe
+    wake_r, wake_w = IO.pipe
+    woken = []
+    waiter = recording_waiter(woken)
+    watch.add_reader(reader, waiter)
+    raise_as_a_lock_is_taken { watch.sweep }
+    assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
+  ensure
+    [reader, writer, wake_r, wake_w].each { |io| io&.close }
+    watch&.clear
+  end
+
+  # The blocking select cannot hold interrupts back: a raise as it takes
+  # nio4r's lock leaves the lock held by nobody, and the watch moves to a
+  # fresh selector with its registrations, so the next waits still work.
+  def test_a_raise_as_the_blocking_select_takes_nio4rs_lock_leaves_the_waits_working
+    watch = backend.new
+    reader, writer = IO.pipe
+    wake_r, wake_w = IO.pipe
+    woken = []
+    waiter = recording_waiter(woken)
+    watch.add_reader(reader, waiter)
+    watch.wait(0, wake_r) # the wake-up pipe is registered: the next wait takes the lock first
+    poisoned = watch.instance_variable_get(:@selector)
+    raise_as_a_lock_is_taken { watch.wait(0.1, wake_r) }
+
+    refute_same poisoned, watch.instance_variable_get(:@selector)
+    assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
+  ensure
+    [reader, writer, wake_r, wake_w].each { |io| io&.close }
+    watch&.clear
+  end
+
+  # Raises once as the next Mutex#lock called from Ruby returns, on this
+  # thread, as a Thread#raise from elsewhere lands there (held back by a mask).
+  module RaiseAfterLock
+    KEY = :__heddle_test_raise_after_lock__
+
+    def lock
+      super.tap do
+        if Thread.current[KEY]
+          Thread.current[KEY] = nil
+          Thread.current.raise(Interrupt, "interrupted as the lock returned")
+        end
+      end
+    end
+  end
+
+  # Asks a new monitor for its io inside nio4r's register, between the
+  # monitor's start and the selector's record of it: raises there once, as a
+  # Thread#raise from elsewhere lands (held back by a mask).
+  module RaiseInsideRegister
+    KEY = :__heddle_test_raise_inside_register__
+
+    def io
+      if Thread.current[KEY]
+        Thread.current[KEY] = nil
+        Thread.current.raise(Interrupt, "interrupted inside register")
+      end
+      super
+    end
+  end
+
   private
+
+  def recording_waiter(woken)
+    waiter = Object.new
+    waiter.define_singleton_method(:__io_ready__) { woken << :ready }
+    waiter
+  end
+
+  # Writes a byte and lets the watch wait (at most 3 times) until +woken+ says so.
+  def woken_by_a_byte(watch, writer, wake_r, woken)
+    writer.write("x")
+    3.times { watch.wait(0.1, wake_r) if woken.empty? }
+    woken
+  end
+
+  def raise_as_a_lock_is_taken(&)
+    Thread::Mutex.prepend(RaiseAfterLock) unless Thread::Mutex <= RaiseAfterLock
+    Thread.current[RaiseAfterLock::KEY] = true
+    assert_raises(Interrupt, &)
+    assert_nil Thread.current[RaiseAfterLock::KEY], "nio4r took no Mutex in the sweep"
+  ensure
+    Thread.current[RaiseAfterLock::KEY] = nil
+  end
+
+  def raise_inside_register(&)
+    NIO::Monitor.prepend(RaiseInsideRegister) unless NIO::Monitor <= RaiseInsideRegister
+    Thread.current[RaiseInsideRegister::KEY] = true
+    assert_raises(Interrupt, &)
+    assert_nil Thread.current[RaiseInsideRegister::KEY], "nio4r did not ask the new monitor for its io"
+  ensure
+    Thread.current[RaiseInsideRegister::KEY] = nil
+  end
 
   # Raises Interrupt as the monitor of +io+ returns from a disarm (interests
   # set to none), once: where Ruby checks interrupts after nio4r's call.

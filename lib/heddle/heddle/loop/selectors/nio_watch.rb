@@ -173,7 +173,8 @@ module Heddle
           @sweeps += 1
           wake_dead unless @dead.empty?
           scan(age: true) if (@countdown -= 1).zero?
-          ready = @selector&.select(0) or return
+          selector = @selector or return
+          ready = select_on(selector, 0) or return
 
           ready.each { |monitor| swept(monitor) }
         end
@@ -198,7 +199,7 @@ module Heddle
 
           return false if scan_due? && scan # a waiter of a closed IO woke: there is work, do not sleep
 
-          ready = selector_with(wake_io).select(sleep_limit(timeout)) or return false
+          ready = select_on(selector_with(wake_io), sleep_limit(timeout)) or return false
           woke = false
           ready.each do |monitor|
             reg = monitor.value
@@ -218,8 +219,10 @@ module Heddle
           @regs.clear
           @dead.clear
           @waiting = 0
-          @selector&.close
-          @selector = @wake_io = nil
+          uninterrupted do # the record too: a held-back raise lands as the block ends
+            @selector&.close
+            @selector = @wake_io = nil
+          end
         end
 
         # The loop closes: forgets every waiter and hands the selector, its
@@ -238,9 +241,11 @@ module Heddle
         def selector_with(wake_io)
           return @selector if wake_io.equal?(@wake_io)
 
-          selector.deregister(@wake_io) if @wake_io
-          selector.register(wake_io, :r) # its monitor's value stays nil
-          @wake_io = wake_io
+          uninterrupted do # the record too: a held-back raise lands as the block ends
+            selector.deregister(@wake_io) if @wake_io
+            selector.register(wake_io, :r) # its monitor's value stays nil
+            @wake_io = wake_io
+          end
           @selector
         end
 
@@ -249,12 +254,14 @@ module Heddle
         # at the next poll, as IO.select's IOError would have done.
         def arm(reg, bit)
           armed = reg.armed | bit
-          if (monitor = reg.monitor)
-            monitor.interests = INTERESTS[armed]
-          else
-            (reg.monitor = selector.register(reg.io, INTERESTS[armed])).value = reg
+          uninterrupted do
+            if (monitor = reg.monitor)
+              monitor.interests = INTERESTS[armed]
+            else
+              (reg.monitor = selector.register(reg.io, INTERESTS[armed])).value = reg
+            end
+            reg.armed = armed
           end
-          reg.armed = armed
         rescue IOError, Errno::EBADF
           @dead << reg
         end
@@ -266,7 +273,7 @@ module Heddle
         def disarm(reg, bit)
           armed = reg.armed & ~bit
           reg.armed = armed
-          reg.monitor.interests = INTERESTS[armed]
+          uninterrupted { reg.monitor.interests = INTERESTS[armed] }
         end
 
         # A monitor a sweep found ready: wake its waiters, or leave a token.
@@ -359,7 +366,7 @@ module Heddle
             @woke ||= waited
             release(reg)
           elsif !waited && reg.used < @idle_before
-            reg.monitor&.close
+            close_monitor(reg)
             true
           else
             false
@@ -382,8 +389,62 @@ module Heddle
           @waiting -= reg.readers.size + reg.writers.size
           reg.readers.each { |waiter| waiter.__send__(:__io_ready__) }
           reg.writers.each { |waiter| waiter.__send__(:__io_ready__) }
-          reg.monitor&.close
+          close_monitor(reg)
           true
+        end
+
+        # The selects are not held back: the blocking one must stay
+        # interruptible, and a mask made the sweep's cost a third more
+        # (docs/journal/sync.md, "nio4r's windows closed"). So nio4r's lock window (see #uninterrupted)
+        # stays open there: when an interrupt leaves a select, a held-back
+        # look tells whether the lock was left held, and a selector left so
+        # is given up for a fresh one.
+        def select_on(selector, timeout)
+          selector.select(timeout)
+        rescue Exception # rubocop:disable Lint/RescueException -- any interrupt may have landed as the lock was taken
+          renew_selector if poisoned?(selector)
+          raise
+        end
+
+        # Whether nio4r's lock of +selector+ is held by nobody (this thread
+        # owns the Mutex, nio4r does not know it): its next call fails.
+        def poisoned?(selector)
+          uninterrupted { selector.select(0) }
+          false
+        rescue ThreadError
+          true
+        end
+
+        # Drops a poisoned selector (closing it would take its lock; the GC
+        # closes its descriptors) and arms every registration on a new one.
+        def renew_selector
+          @selector = @wake_io = nil
+          @regs.each_value do |reg|
+            armed = reg.armed
+            reg.monitor = nil
+            reg.armed = 0
+            arm(reg, armed) unless armed.zero?
+          end
+        end
+
+        def close_monitor(reg)
+          monitor = reg.monitor or return
+          uninterrupted do
+            monitor.close
+            reg.monitor = nil
+            reg.armed = 0
+          end
+        end
+
+        # Runs a call into nio4r with interrupts held back. nio4r's C code
+        # calls back into Ruby (its selector's Mutex#lock, a new Monitor's
+        # initialize), and Ruby checks interrupts as each returns: a raise
+        # there left its Mutex held by nobody (the next select failed with
+        # "recursive locking"), or a monitor watched by libev but recorded
+        # nowhere, which the GC then freed under libev (the next event read
+        # freed memory). Not around the selects (see #select_on).
+        def uninterrupted(&)
+          Thread.handle_interrupt(Masks::UNINTERRUPTED, &)
         end
       end
     end

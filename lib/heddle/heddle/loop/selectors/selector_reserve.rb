@@ -2,6 +2,7 @@
 
 require_relative "../event_loop"
 require_relative "../../masked_lock"
+require_relative "../../masks"
 
 module Heddle
   class EventLoop
@@ -50,7 +51,7 @@ module Heddle
 
           unregister(selector, monitors, wake_io)
           extra = @lock.synchronize { @spares.size < LIMIT ? @spares.push(selector) && nil : selector }
-          extra&.close
+          Thread.handle_interrupt(Masks::UNINTERRUPTED) { extra.close } if extra
         end
 
         # @return [Integer] spares kept now
@@ -76,9 +77,12 @@ module Heddle
 
         private
 
+        # With interrupts held back, as NIOWatch calls nio4r (see its #uninterrupted).
         def unregister(selector, monitors, wake_io)
-          monitors.each { |monitor| monitor&.close }
-          selector.deregister(wake_io) if wake_io
+          Thread.handle_interrupt(Masks::UNINTERRUPTED) do
+            monitors.each { |monitor| monitor&.close }
+            selector.deregister(wake_io) if wake_io
+          end
         end
 
         # A forked child closes its copies of the parent's spare selectors.

@@ -394,11 +394,11 @@ module Heddle
         end
 
         # The selects are not held back: the blocking one must stay
-        # interruptible, and a mask made the sweep's cost a third more
-        # (docs/journal/sync.md, "nio4r's windows closed"). So nio4r's lock window (see #uninterrupted)
-        # stays open there: when an interrupt leaves a select, a held-back
-        # look tells whether the lock was left held, and a selector left so
-        # is given up for a fresh one.
+        # interruptible, and a mask made the sweep measurably dearer
+        # (docs/journal/sync.md, "nio4r's windows closed"). So nio4r's lock
+        # window (see #uninterrupted) stays open there: when an interrupt
+        # leaves a select, a held-back look tells whether the lock was left
+        # held, and a selector left so is given up for a fresh one.
         def select_on(selector, timeout)
           selector.select(timeout)
         rescue Exception # rubocop:disable Lint/RescueException -- any interrupt may have landed as the lock was taken
@@ -413,6 +413,8 @@ module Heddle
           false
         rescue ThreadError
           true
+        rescue StandardError
+          false # closed, or another fault: the exception that left the select says more
         end
 
         # Drops a poisoned selector (closing it would take its lock; the GC

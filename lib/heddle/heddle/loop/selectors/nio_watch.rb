@@ -408,13 +408,17 @@ module Heddle
 
         # Whether nio4r's lock of +selector+ is held by nobody (this thread
         # owns the Mutex, nio4r does not know it): its next call fails.
+        # The rescues are inside the mask: they see only what select(0)
+        # raised, never an interrupt held back until the block ends.
         def poisoned?(selector)
-          uninterrupted { selector.select(0) }
-          false
-        rescue ThreadError
-          true
-        rescue StandardError
-          false # closed, or another fault: the exception that left the select says more
+          uninterrupted do
+            selector.select(0)
+            false
+          rescue ThreadError
+            true
+          rescue StandardError
+            false # closed, or another fault: the exception that left the select says more
+          end
         end
 
         # Drops a poisoned selector (closing it would take its lock; the GC

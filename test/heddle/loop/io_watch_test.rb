@@ -377,6 +377,29 @@ class IOWatchNIOTest < Minitest::Test
     watch&.clear
   end
 
+  # A second interrupt, arriving while the watch looks for a stuck lock after
+  # a first one left the select, comes out: the look once rescued it (a
+  # StandardError held back until its mask ended) and returned.
+  def test_an_interrupt_arriving_during_the_look_for_a_stuck_lock_is_not_swallowed
+    watch = backend.new
+    reader, writer = IO.pipe
+    wake_r, wake_w = IO.pipe
+    watch.add_reader(reader, recording_waiter([]))
+    watch.wait(0, wake_r)
+    leave_the_next_select_with_an_interrupt(watch.instance_variable_get(:@selector))
+    Thread::Mutex.prepend(RaiseAfterLock) unless Thread::Mutex <= RaiseAfterLock
+    error = assert_raises(SecondInterrupt) { watch.wait(0.1, wake_r) }
+
+    assert_equal "interrupted as the lock returned", error.message
+  ensure
+    Thread.current[RaiseAfterLock::KEY] = nil
+    [reader, writer, wake_r, wake_w].each { |io| io&.close }
+    watch&.clear
+  end
+
+  class FirstInterrupt < StandardError; end
+  class SecondInterrupt < StandardError; end
+
   # Raises once as the next Mutex#lock called from Ruby returns, on this
   # thread, as a Thread#raise from elsewhere lands there (held back by a mask).
   module RaiseAfterLock
@@ -384,9 +407,9 @@ class IOWatchNIOTest < Minitest::Test
 
     def lock
       super.tap do
-        if Thread.current[KEY]
+        if (error = Thread.current[KEY])
           Thread.current[KEY] = nil
-          Thread.current.raise(Interrupt, "interrupted as the lock returned")
+          Thread.current.raise(error.equal?(true) ? Interrupt : error, "interrupted as the lock returned")
         end
       end
     end
@@ -420,6 +443,21 @@ class IOWatchNIOTest < Minitest::Test
     writer.write("x")
     3.times { watch.wait(0.1, wake_r) if woken.empty? }
     woken
+  end
+
+  # The next select of +selector+ raises FirstInterrupt at once, after arming a
+  # SecondInterrupt for the next lock (the look's select takes it, masked).
+  def leave_the_next_select_with_an_interrupt(selector)
+    left = []
+    selector.singleton_class.prepend(Module.new do
+      define_method(:select) do |*args|
+        return super(*args) unless left.empty?
+
+        left << true
+        Thread.current[RaiseAfterLock::KEY] = SecondInterrupt
+        raise FirstInterrupt, "first"
+      end
+    end)
   end
 
   def raise_as_a_lock_is_taken(&)

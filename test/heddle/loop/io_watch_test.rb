@@ -294,23 +294,17 @@ class IOWatchNIOTest < Minitest::Test
   # raise comes from a prepended method, not a TracePoint: a raise out of a
   # TracePoint hook left Ruby 3.1 tracing, and later tests' threads raced.
   def test_a_disarm_interrupted_as_nio4r_returns_leaves_the_next_waiter_woken
-    watch = backend.new
-    reader, writer = IO.pipe
-    wake_r, wake_w = IO.pipe
-    first = Object.new
-    watch.add_reader(reader, first)
-    watch.remove_reader(reader, first)
-    writer.write("x") # ready with nobody waiting: the blocking wait disarms it
-    interrupt_after_disarm(watch, reader) { watch.wait(0.1, wake_r) }
-    woken = []
-    waiter = Object.new
-    waiter.define_singleton_method(:__io_ready__) { woken << :ready }
-    watch.add_reader(reader, waiter)
-    3.times { watch.wait(0.1, wake_r) if woken.empty? }
-    assert_equal [:ready], woken
-  ensure
-    [reader, writer, wake_r, wake_w].each { |io| io&.close }
-    watch&.clear
+    with_watched_pipe do |watch, reader, writer, wake_r|
+      first = Object.new
+      watch.add_reader(reader, first)
+      watch.remove_reader(reader, first)
+      writer.write("x") # ready with nobody waiting: the blocking wait disarms it
+      interrupt_after_disarm(watch, reader) { watch.wait(0.1, wake_r) }
+      woken = []
+      watch.add_reader(reader, recording_waiter(woken))
+      3.times { watch.wait(0.1, wake_r) if woken.empty? }
+      assert_equal [:ready], woken
+    end
   end
 
   # A raise landing inside nio4r's register, after the new monitor started
@@ -319,22 +313,18 @@ class IOWatchNIOTest < Minitest::Test
   # freed memory (CI on 3.1, the IO-wait interrupts fuzz: "undefined method
   # `value' for an Integer"). Held back, the raise lands once it is recorded.
   def test_a_raise_inside_nio4rs_register_lands_once_the_monitor_is_recorded
-    watch = backend.new
-    reader, writer = IO.pipe
-    wake_r, wake_w = IO.pipe
-    woken = []
-    waiter = recording_waiter(woken)
-    raise_inside_register { watch.add_reader(reader, waiter) }
-    reg = watch.instance_variable_get(:@regs).fetch(reader)
+    with_watched_pipe do |watch, reader, writer, wake_r|
+      woken = []
+      waiter = recording_waiter(woken)
+      raise_inside_register { watch.add_reader(reader, waiter) }
+      reg = watch.instance_variable_get(:@regs).fetch(reader)
 
-    assert watch.instance_variable_get(:@selector).registered?(reader), "the new monitor was not recorded"
-    assert_same reg, reg.monitor.value
-    watch.add_reader(reader, waiter)
+      assert watch.instance_variable_get(:@selector).registered?(reader), "the new monitor was not recorded"
+      assert_same reg, reg.monitor.value
+      watch.add_reader(reader, waiter)
 
-    assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
-  ensure
-    [reader, writer, wake_r, wake_w].each { |io| io&.close }
-    watch&.clear
+      assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
+    end
   end
 
   # nio4r's select takes its selector's Mutex with a call back into Ruby,
@@ -343,58 +333,47 @@ class IOWatchNIOTest < Minitest::Test
   # failed with "deadlock; recursive locking" (CI on 3.1, seed 1467760223).
   # The watch now finds the lock left held and moves to a fresh selector.
   def test_a_raise_as_the_sweep_takes_nio4rs_lock_leaves_the_selector_usable
-    watch = backend.new
-    reader, writer = IO.pipe
-    wake_r, wake_w = IO.pipe
-    woken = []
-    waiter = recording_waiter(woken)
-    watch.add_reader(reader, waiter)
-    raise_as_a_lock_is_taken { watch.sweep }
-    assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
-  ensure
-    [reader, writer, wake_r, wake_w].each { |io| io&.close }
-    watch&.clear
+    with_watched_pipe do |watch, reader, writer, wake_r|
+      woken = []
+      waiter = recording_waiter(woken)
+      watch.add_reader(reader, waiter)
+      raise_as_a_lock_is_taken { watch.sweep }
+      assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
+    end
   end
 
   # The blocking select cannot hold interrupts back: a raise as it takes
   # nio4r's lock leaves the lock held by nobody, and the watch moves to a
   # fresh selector with its registrations, so the next waits still work.
   def test_a_raise_as_the_blocking_select_takes_nio4rs_lock_leaves_the_waits_working
-    watch = backend.new
-    reader, writer = IO.pipe
-    wake_r, wake_w = IO.pipe
-    woken = []
-    waiter = recording_waiter(woken)
-    watch.add_reader(reader, waiter)
-    watch.wait(0, wake_r) # the wake-up pipe is registered: the next wait takes the lock first
-    poisoned = watch.instance_variable_get(:@selector)
-    raise_as_a_lock_is_taken { watch.wait(0.1, wake_r) }
+    with_watched_pipe do |watch, reader, writer, wake_r|
+      woken = []
+      waiter = recording_waiter(woken)
+      watch.add_reader(reader, waiter)
+      watch.wait(0, wake_r) # the wake-up pipe is registered: the next wait takes the lock first
+      poisoned = watch.instance_variable_get(:@selector)
+      raise_as_a_lock_is_taken { watch.wait(0.1, wake_r) }
 
-    refute_same poisoned, watch.instance_variable_get(:@selector)
-    assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
-  ensure
-    [reader, writer, wake_r, wake_w].each { |io| io&.close }
-    watch&.clear
+      refute_same poisoned, watch.instance_variable_get(:@selector)
+      assert_equal [:ready], woken_by_a_byte(watch, writer, wake_r, woken)
+    end
   end
 
   # A second interrupt, arriving while the watch looks for a stuck lock after
   # a first one left the select, comes out: the look once rescued it (a
   # StandardError held back until its mask ended) and returned.
   def test_an_interrupt_arriving_during_the_look_for_a_stuck_lock_is_not_swallowed
-    watch = backend.new
-    reader, writer = IO.pipe
-    wake_r, wake_w = IO.pipe
-    watch.add_reader(reader, recording_waiter([]))
-    watch.wait(0, wake_r)
-    leave_the_next_select_with_an_interrupt(watch.instance_variable_get(:@selector))
-    Thread::Mutex.prepend(RaiseAfterLock) unless Thread::Mutex <= RaiseAfterLock
-    error = assert_raises(SecondInterrupt) { watch.wait(0.1, wake_r) }
+    with_watched_pipe do |watch, reader, _writer, wake_r|
+      watch.add_reader(reader, recording_waiter([]))
+      watch.wait(0, wake_r)
+      leave_the_next_select_with_an_interrupt(watch.instance_variable_get(:@selector))
+      Thread::Mutex.prepend(RaiseAfterLock) unless Thread::Mutex <= RaiseAfterLock
+      error = assert_raises(SecondInterrupt) { watch.wait(0.1, wake_r) }
 
-    assert_equal "interrupted as the lock returned", error.message
+      assert_equal "interrupted as the lock returned", error.message
+    end
   ensure
     Thread.current[RaiseAfterLock::KEY] = nil
-    [reader, writer, wake_r, wake_w].each { |io| io&.close }
-    watch&.clear
   end
 
   class FirstInterrupt < StandardError; end
@@ -431,6 +410,18 @@ class IOWatchNIOTest < Minitest::Test
   end
 
   private
+
+  # A fresh watch and two pipes (one to watch, one for the wake-up), closed
+  # and cleared after the block.
+  def with_watched_pipe
+    watch = backend.new
+    reader, writer = IO.pipe
+    wake_r, wake_w = IO.pipe
+    yield watch, reader, writer, wake_r
+  ensure
+    [reader, writer, wake_r, wake_w].each { |io| io&.close }
+    watch&.clear
+  end
 
   def recording_waiter(woken)
     waiter = Object.new

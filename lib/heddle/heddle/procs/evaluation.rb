@@ -220,9 +220,9 @@ module Heddle
       return unless @state == ZERO_WAIT
 
       # schedule(true) inlined (hot path of the wait_methods benchmark): no timer
-      @state = SCHEDULED
       @run_value = true
       @loop.queue << self
+      @state = SCHEDULED
     end
 
     private
@@ -240,34 +240,35 @@ module Heddle
       settle
     end
 
-    # Queues the resume of the waiting evaluation.
+    # Queues the resume of the waiting evaluation. The entry is pushed and
+    # the phase set with no call between, where an interrupt could land:
+    # settle counts a SCHEDULED evaluation's entry as queued. The timer goes
+    # last; one left by an interrupt finds the wait over and does nothing.
     # @param value [Object] what the wait returns
     # @return [void]
     def schedule(value)
-      @state = SCHEDULED
-      if (timer = @timer)
-        @timer = nil
-        @loop.cancel_timer(timer)
-      end
       @run_value = value
       @loop.queue << self
+      @state = SCHEDULED
+      timer = @timer or return
+      @timer = nil
+      @loop.cancel_timer(timer)
     end
 
     # Leaves the waiting state for good, whatever ended the wait: entries
-    # still queued for it go stale.
+    # still queued for it go stale. The phase first, with no call where an
+    # interrupt could cut it short; the timer, a call, after.
     def settle
-      if (timer = @timer)
-        @timer = nil
-        @loop.cancel_timer(timer)
+      if (state = @state) > CONCLUDED # else RUNNING or CONCLUDED: not in a wait
+        if state == SCHEDULED # its queued entry no longer stands for it
+          @stale = (@stale || 0) + 1
+          @run_value = nil
+        end
+        @state = RUNNING
       end
-      state = @state
-      return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
-
-      if state == SCHEDULED # its queued entry no longer stands for it
-        @stale = (@stale || 0) + 1
-        @run_value = nil
-      end
-      @state = RUNNING
+      timer = @timer or return
+      @timer = nil
+      @loop.cancel_timer(timer)
     end
 
     # In a forked child the forking fiber is the only one left, and Ruby

@@ -302,8 +302,8 @@ module Heddle
       private def __zero__(_token)
         return unless @state == ZERO_WAIT
 
-        @state = SCHEDULED
         @loop.queue << self
+        @state = SCHEDULED
       end
 
       # @return [void]
@@ -405,15 +405,16 @@ module Heddle
       def conclude_delivered(result) = concluded? || conclude_to(result)
 
       # Queues the resume of the waiting evaluation; +value+ is kept by its
-      # pooled fiber, with the wait's timer.
+      # pooled fiber, with the wait's timer. Pushed before the phase is set
+      # and the timer dropped after, as in Heddle::Evaluation#schedule.
       # @param value [Object] what the wait returns
       # @return [void]
       def schedule(value)
-        @state = SCHEDULED
         pooled = @slot
-        pooled.drop_wait_timer
         pooled.resume_value = value
         @loop.queue << self
+        @state = SCHEDULED
+        pooled.drop_wait_timer
       end
 
       # The result of an evaluation concluded by its own, still running,
@@ -456,18 +457,20 @@ module Heddle
 
       # Leaves the waiting state, whatever ended the wait other than its run
       # (an exception raised into the fiber): a queued resume goes stale.
+      # The phase first, the timer after (see Heddle::Evaluation#settle);
+      # nothing before the timer calls Ruby code, where an interrupt lands.
       def settle
         state = @state
         return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
 
         pooled = @slot
-        pooled.drop_wait_timer
         if state == SCHEDULED
           extras = (@extras ||= EvaluationExtras.new)
           extras.stale = (extras.stale || 0) + 1
           pooled.resume_value = true
         end
         @state = RUNNING
+        pooled.drop_wait_timer
       end
 
       # Records the conclusion to +result+ of an evaluation in +state+. The

@@ -86,6 +86,28 @@ class OpenLoopsTest < Minitest::Test
     refute_includes threads.map(&:alive?), true
   end
 
+  # A collection while the thread still ran fired the canary with nothing
+  # to reap, and none was armed again: the thread's pipe then stayed open
+  # after it ended until another loop opened one (a process map under fiber
+  # raises left two descriptors on 3.3). In a fresh ruby: the suite's other
+  # threads open loops meanwhile.
+  def test_a_collection_during_a_threads_life_does_not_spare_its_loop_after_it_ends
+    open_while_alive, open_after = in_fresh_ruby(<<~RUBY, prelude: 'require "heddle"')
+      registry = Heddle::EventLoop::OpenLoops.current
+      finish = Queue.new
+      thread = Thread.new { Heddle.wait(0.001) && finish.pop }
+      Thread.pass until thread.status == "sleep" && registry.size == 1
+      3.times { GC.start && sleep(0.01) } # the canary fires: nothing to reap yet
+      alive = registry.size
+      finish << :done
+      thread.join
+      200.times { registry.size.zero? ? break : (GC.start && sleep(0.01)) }
+      [alive, registry.size]
+    RUBY
+
+    assert_equal [1, 0], [open_while_alive, open_after]
+  end
+
   CHURN = 2_000
 
   private

@@ -396,9 +396,9 @@ module Heddle
     # that never sleeps (a thread that only runs procs that do not wait, or
     # waits 0) holds no descriptor, and one check of an instance variable per
     # sleep is all it costs (a sleep makes a system call anyway). Closed by
-    # {#close}, at the loop's thread's end when the thread says so (a pool's
-    # thread, a non-main Heddle.run), else when the next loop opens its pipe
-    # and finds the thread gone (see {OpenLoops}).
+    # {#close}, at the loop's thread's end when the thread says so (a fiber
+    # pool's thread), else when the next loop opens its pipe, or the next
+    # garbage collection runs, and finds the thread gone (see {OpenLoops}).
 
     # Closes the descriptors the loop holds: its wake-up pipe and its IO
     # watch's selector (pending IO waiters are forgotten). A later sleep

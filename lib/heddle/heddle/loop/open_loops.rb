@@ -12,7 +12,8 @@ module Heddle
     #
     # The loops of ended threads are closed ("reaped") when the next loop
     # opens its pipe, and after the next garbage collection (a finalizer on
-    # a throwaway object, armed when a loop registers, in the main Ractor),
+    # a throwaway object, armed when a loop registers and again while
+    # another thread's loop is open, in the main Ractor),
     # so the count stays at the live threads' loops plus at most the few
     # that ended since the last opening or collection. A loop leaves the
     # registry when it closes ({EventLoop#close}, a reinitialize).
@@ -79,9 +80,11 @@ module Heddle
       # @return [Thread, nil] the reaping thread, if one was needed
       def reap_after_gc
         @canary = false
-        return unless @loops.keys.any? { |loop| !loop.thread.alive? }
-
-        Thread.new { reap }
+        threads = @loops.keys.map(&:thread)
+        # A loop whose thread still runs waits for a later collection: else
+        # a collection during its life left it open after it ended.
+        arm_canary if threads.any? { |thread| lives_beside_main?(thread) }
+        Thread.new { reap } unless threads.all?(&:alive?)
       rescue ThreadError
         nil # at exit no thread may start; the process closes the descriptors
       end
@@ -93,6 +96,8 @@ module Heddle
 
       private
 
+      def lives_beside_main?(thread) = thread.alive? && !thread.equal?(Thread.main)
+
       # Under the lock: removes and returns the loops of ended threads.
       def take_ended
         ended = @loops.each_key.reject { |loop| loop.thread.alive? }
@@ -100,9 +105,10 @@ module Heddle
         ended
       end
 
-      # One canary at a time, armed when there are loops to reap; its
-      # finalizer does not re-arm (at exit, Ruby runs finalizers until none
-      # is left, and one that armed another would never let it finish).
+      # One canary at a time, armed when there are loops to reap. Its
+      # finalizer re-arms only for a live thread other than the main one:
+      # at exit those are killed before finalizers run, and Ruby runs
+      # finalizers until none is left (one always re-armed never finishes).
       def arm_canary
         return if @canary || !@gc_canary
 

@@ -28,11 +28,11 @@ class OpenLoopsTest < Minitest::Test
   # and close meanwhile by what it is: one pipe, both of its ends.
   def test_close_releases_the_loops_descriptors_and_a_later_sleep_reopens_them
     gone, back = Thread.new do
-      Heddle.wait 0.001
+      sleep_in_loop
       opened = pipes
       Heddle::EventLoop.current.close
       closed = pipes
-      Heddle.wait 0.001
+      sleep_in_loop
       [whole_pipes(opened.keys - closed.keys, opened), whole_pipes(pipes.keys - closed.keys, pipes)]
     end.value
 
@@ -95,8 +95,12 @@ class OpenLoopsTest < Minitest::Test
     open_while_alive, open_after = in_fresh_ruby(<<~RUBY, prelude: 'require "heddle"')
       registry = Heddle::EventLoop::OpenLoops.current
       finish = Queue.new
-      thread = Thread.new { Heddle.wait(0.001) && finish.pop }
-      Thread.pass until thread.status == "sleep" && registry.size == 1
+      # Waits until its loop has slept (under YJIT a first short wait may be due before it sleeps).
+      thread = Thread.new do
+        100.times { Heddle::EventLoop.current.open? ? break : Heddle.wait(0.01) }
+        finish.pop
+      end
+      500.times { thread.status == "sleep" && registry.size == 1 ? break : sleep(0.01) }
       3.times { GC.start && sleep(0.01) } # the canary fires: nothing to reap yet
       alive = registry.size
       finish << :done
@@ -134,6 +138,12 @@ class OpenLoopsTest < Minitest::Test
     Thread.current.report_on_exception = false
     Heddle.wait(0.0001)
     promise.fulfill(index)
+  end
+
+  # Waits in the thread's loop until the loop has slept, which opens its
+  # pipe: under YJIT a first short wait can be due before the loop sleeps.
+  def sleep_in_loop
+    100.times { Heddle::EventLoop.current.open? ? break : Heddle.wait(0.01) }
   end
 
   # A sleep (the wake-up pipe) and a read that waits (the selector).

@@ -43,6 +43,26 @@ class ScheduleInterruptsTest < Minitest::Test
     assert_equal [Boom, :woken], outcome
   end
 
+  # The raise lands as the loop has taken the root's entry, before its run:
+  # nothing is queued for the ended wait, so nothing may be counted stale.
+  def test_a_raise_as_the_loop_takes_a_root_waits_entry_leaves_its_next_wait_working
+    outcome = in_a_thread do
+      root = Heddle::Evaluation.current
+      fired = false
+      root.singleton_class.prepend(Module.new do
+        define_method(:__run__) { fired ? super() : (fired = true) && Thread.current.raise(Boom) }
+      end)
+      Thread.new do
+        Thread.pass until root.waiting?
+        root.resume!(:first)
+      end
+      first = capture { Heddle.await_resume!(within: 30) }
+      [first, Heddle.await_resume!(within: 0.001, timeout_result: :second_timed_out)]
+    end
+
+    assert_equal [Boom, :second_timed_out], outcome
+  end
+
   # The invariant itself, on the root evaluation: after any interrupted
   # wait its count of stale entries matches the entries queued for it.
   def test_after_the_interrupted_wait_no_stale_entry_is_counted_that_is_not_queued

@@ -210,6 +210,14 @@ module Heddle
       @queue.size - @head
     end
 
+    # Whether +entry+ waits in the run queue, not yet run. A scan: only for
+    # rare paths (a root evaluation's wait ended by an exception).
+    # @param entry [#__run__]
+    # @return [Boolean]
+    def queued?(entry)
+      (index = @queue.rindex(entry)) ? index >= @head : false
+    end
+
     # @return [Boolean] true when nothing is queued to run right now (zero-
     #   second waits count as queued: they run in the next round)
     def idle?

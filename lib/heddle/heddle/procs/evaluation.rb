@@ -241,7 +241,7 @@ module Heddle
     end
 
     # Queues the resume of the waiting evaluation. The entry is pushed and
-    # the phase set with no call between, where an interrupt could land:
+    # the phase set with no call or branch between, where an interrupt lands:
     # settle counts a SCHEDULED evaluation's entry as queued. The timer goes
     # last; one left by an interrupt finds the wait over and does nothing.
     # @param value [Object] what the wait returns
@@ -256,12 +256,15 @@ module Heddle
     end
 
     # Leaves the waiting state for good, whatever ended the wait: entries
-    # still queued for it go stale. The phase first, with no call where an
-    # interrupt could cut it short; the timer, a call, after.
+    # still queued for it go stale. The phase first, with no call or branch
+    # where an interrupt could cut it short; the timer, a call, after. A
+    # scheduled wait's entry may be gone already: an interrupt can land as
+    # the loop takes it, before its run; so the queue is asked (a root's
+    # wait seldom ends by an exception).
     def settle
       if (state = @state) > CONCLUDED # else RUNNING or CONCLUDED: not in a wait
-        if state == SCHEDULED # its queued entry no longer stands for it
-          @stale = (@stale || 0) + 1
+        if state == SCHEDULED && @loop.queued?(self) # that entry no longer stands for it
+          @stale = @stale.to_i + 1 # no `||`: a branch is where an interrupt lands
           @run_value = nil
         end
         @state = RUNNING

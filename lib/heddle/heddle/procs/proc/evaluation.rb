@@ -458,7 +458,8 @@ module Heddle
       # Leaves the waiting state, whatever ended the wait other than its run
       # (an exception raised into the fiber): a queued resume goes stale.
       # The phase first, the timer after (see Heddle::Evaluation#settle);
-      # nothing before the timer calls Ruby code, where an interrupt lands.
+      # nothing after the first change calls Ruby code or branches, where an
+      # interrupt lands, until the timer.
       def settle
         state = @state
         return if state <= CONCLUDED # RUNNING or CONCLUDED: not in a wait
@@ -466,7 +467,7 @@ module Heddle
         pooled = @slot
         if state == SCHEDULED
           extras = (@extras ||= EvaluationExtras.new)
-          extras.stale = (extras.stale || 0) + 1
+          extras.stale = extras.stale.to_i + 1
           pooled.resume_value = true
         end
         @state = RUNNING

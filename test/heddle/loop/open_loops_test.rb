@@ -112,6 +112,47 @@ class OpenLoopsTest < Minitest::Test
     assert_equal [1, 0], [open_while_alive, open_after]
   end
 
+  # A proc fiber opening its loop's selector waited for a registry's lock
+  # through the Fiber scheduler, the loop's own fiber then waited for it
+  # natively, and the unlock went to the parked fiber: the thread slept on a
+  # free lock for good (1 Heddle.run thread in 800 under churn). The
+  # registries now change with single atomic calls instead.
+  def test_the_loop_registries_hold_no_lock_a_fiber_could_park_on
+    registries = [Heddle::EventLoop::OpenLoops.current, Heddle::EventLoop::Selectors::SelectorReserve.current]
+    locks = registries.flat_map { |r| r.instance_variables.map { |name| r.instance_variable_get(name) } }
+
+    assert_empty locks.grep(Thread::Mutex)
+  end
+
+  # Without a lock, reapers racing over the same ended loops still close
+  # each one once: the counts they report add up to the loops there were.
+  def test_racing_reapers_close_each_ended_loop_once
+    reaped, loops = in_fresh_ruby(<<~RUBY, prelude: 'require "heddle"')
+      GC.disable # no canary reaps meanwhile
+      registry = Heddle::EventLoop::OpenLoops.current
+      opened = Queue.new
+      finish = Queue.new
+      threads = Array.new(40) do
+        Thread.new do
+          100.times { Heddle::EventLoop.current.open? ? break : Heddle.wait(0.01) }
+          opened << true
+          finish.pop
+        end
+      end
+      40.times { opened.pop } # all open before any ends: no opening reaps another's loop
+      40.times { finish << true }
+      threads.each(&:join)
+      loops = registry.instance_variable_get(:@loops).size
+      go = Queue.new
+      reapers = Array.new(4) { Thread.new { go.pop && registry.reap } }
+      4.times { go << true }
+      [reapers.sum(&:value), loops]
+    RUBY
+
+    assert_equal 40, loops
+    assert_equal loops, reaped
+  end
+
   CHURN = 2_000
 
   private

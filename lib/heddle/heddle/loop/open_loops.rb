@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "../masked_lock"
-
 module Heddle
   class EventLoop
     # The loops of this Ractor that hold descriptors open (a wake-up pipe, a
@@ -22,6 +20,13 @@ module Heddle
     # under thread churn, keys already freed whose slots held other objects
     # (a Symbol, an Array, nil). The registry only ever holds loops
     # that are open, and drops them when they close or are reaped.
+    #
+    # No lock: each change is one Hash call, atomic under the GVL, and a
+    # loop is closed only by the thread whose delete took it out. A lock
+    # here hung loops: a proc fiber opening its loop's selector waited for
+    # it through the Fiber scheduler, the loop's own fiber then waited for
+    # it natively, and the unlock handed it to the parked fiber, leaving the
+    # thread asleep on a free lock (docs/journal/core.md).
     class OpenLoops
       KEY = :__heddle_open_loops__
       private_constant :KEY
@@ -42,7 +47,6 @@ module Heddle
 
       def initialize
         @loops = {}.compare_by_identity
-        @lock = MaskedLock.new
         @canary = false # a GC canary is armed and not yet fired
         @gc_canary = Ractor.current.equal?(Ractor.main) # finalizers run in the main Ractor only
       end
@@ -53,7 +57,7 @@ module Heddle
       # @return [void]
       def add(loop)
         reap
-        @lock.synchronize { @loops[loop] = true }
+        @loops[loop] = true
         arm_canary
       end
 
@@ -61,13 +65,13 @@ module Heddle
       # @param loop [EventLoop]
       # @return [void]
       def remove(loop)
-        @lock.synchronize { @loops.delete(loop) }
+        @loops.delete(loop)
       end
 
       # Closes the loops whose thread has ended and forgets them.
       # @return [Integer] how many were closed
       def reap
-        ended = @lock.synchronize { take_ended }
+        ended = take_ended
         ended.each(&:close)
         ended.size
       end
@@ -75,8 +79,7 @@ module Heddle
       # {#reap} after a garbage collection, from a finalizer. Finalizers run
       # in trap context, where a Mutex may not be locked (nor a selector
       # closed), so the reaping runs in a thread of its own, started only
-      # when a registered loop's thread has ended (the snapshot is read
-      # without the lock: Hash reads are atomic under the GVL).
+      # when a registered loop's thread has ended.
       # @return [Thread, nil] the reaping thread, if one was needed
       def reap_after_gc
         @canary = false
@@ -91,18 +94,17 @@ module Heddle
 
       # @return [Integer] loops of this Ractor holding a wake-up pipe now
       def size
-        @lock.synchronize { @loops.count { |loop, _| loop.open? } }
+        @loops.keys.count(&:open?) # a copy: another thread may add meanwhile
       end
 
       private
 
       def lives_beside_main?(thread) = thread.alive? && !thread.equal?(Thread.main)
 
-      # Under the lock: removes and returns the loops of ended threads.
+      # Removes and returns the loops of ended threads: each one whose
+      # delete this thread made, so two reapers never close the same loop.
       def take_ended
-        ended = @loops.each_key.reject { |loop| loop.thread.alive? }
-        ended.each { |loop| @loops.delete(loop) }
-        ended
+        @loops.keys.select { |loop| !loop.thread.alive? && @loops.delete(loop) }
       end
 
       # One canary at a time, armed when there are loops to reap. Its

@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "../event_loop"
-require_relative "../../masked_lock"
 require_relative "../../masks"
 
 module Heddle
@@ -15,7 +14,10 @@ module Heddle
       #
       # At most {LIMIT} spares, 3 descriptors each (epoll and nio4r's wake-up
       # pipe). One reserve per Ractor (Ractor-local, as {OpenLoops}); a
-      # forked child closes its copies of the parent's.
+      # forked child closes its copies of the parent's. No lock, for the
+      # reason {OpenLoops} gives: a proc fiber takes a selector too. Each
+      # change is one Array call, atomic under the GVL; two loops handing
+      # selectors back at once may keep one spare more than {LIMIT}.
       class SelectorReserve
         # Spares kept; a selector handed back beyond them is closed.
         LIMIT = 4
@@ -28,7 +30,6 @@ module Heddle
         end
 
         def initialize
-          @lock = MaskedLock.new
           @spares = []
         end
 
@@ -37,7 +38,7 @@ module Heddle
         # @return [NIO::Selector] a spare, or a new selector
         def take(opened = nil)
           opened&.call
-          @lock.synchronize { @spares.pop } || NIO::Selector.new
+          @spares.pop || NIO::Selector.new
         end
 
         # Keeps +selector+ for the next {#take}, its registrations closed
@@ -50,18 +51,18 @@ module Heddle
           return if selector.closed?
 
           unregister(selector, monitors, wake_io)
-          extra = @lock.synchronize { @spares.size < LIMIT ? @spares.push(selector) && nil : selector }
-          Thread.handle_interrupt(Masks::UNINTERRUPTED) { extra.close } if extra
+          return @spares.push(selector) && nil if @spares.size < LIMIT
+
+          Thread.handle_interrupt(Masks::UNINTERRUPTED) { selector.close }
         end
 
         # @return [Integer] spares kept now
         def size
-          @lock.synchronize { @spares.size }
+          @spares.size
         end
 
         # In a forked child: closes the child's copies of the parent's
-        # spares (without the lock, which a parent's thread may have held)
-        # and starts a new reserve.
+        # spares and starts a new reserve.
         # @return [void]
         def self.after_fork
           reserve = Ractor.current[KEY] or return
@@ -69,7 +70,7 @@ module Heddle
           reserve.close_spares
         end
 
-        # Closes the spares without the lock (see {.after_fork}).
+        # Closes the spares (see {.after_fork}).
         # @return [void]
         def close_spares
           @spares.each(&:close).clear

@@ -102,4 +102,57 @@ class MaskedLockTest < Minitest::Test
     assert_equal :poked, thread.value
     refute_predicate lock, :locked?
   end
+
+  # A fiber under a Fiber scheduler waits for a lock another thread holds,
+  # then its thread's blocking fiber wants it too. Parked through the
+  # scheduler, the fiber was handed the lock while its thread slept in the
+  # mutex: the thread hung with the lock free. Now the fiber tries and
+  # passes until the lock is free, and both get it in turn.
+  def test_a_fiber_under_a_scheduler_and_its_thread_both_get_a_lock_held_elsewhere
+    lock = Heddle::MaskedLock.new
+    held = Thread::Queue.new
+    release = Thread::Queue.new
+    holder = Thread.new { lock.synchronize { (held << true) && release.pop } }
+    held.pop
+    user = Thread.new { fiber_then_thread_take(lock) }
+    user.report_on_exception = false
+    sleep 0.2 # the user's fiber, then its thread, now wait for the lock
+    release << true
+
+    assert user.join(30), "the thread slept on a free lock"
+    assert_equal %i[fiber thread], user.value
+    holder.join
+  ensure
+    [holder, user].each { |thread| thread&.kill }
+  end
+
+  def test_a_fiber_under_a_scheduler_still_refuses_to_lock_twice
+    outcome = Thread.new do
+      Heddle.run do
+        lock = Heddle::MaskedLock.new
+        lock.lock
+        Thread.new { sleep 0.01 }.join # under the lock, as a waiter elsewhere would be
+        lock.synchronize { :twice }
+      rescue ThreadError => e
+        e.message
+      end
+    end.value
+
+    assert_match(/recursive locking/, outcome)
+  end
+
+  private
+
+  # In a thread with a Fiber scheduler: a fiber takes +lock+ (held by
+  # another thread for now), then the thread's own blocking fiber takes it.
+  def fiber_then_thread_take(lock)
+    log = []
+    Fiber.set_scheduler(Heddle::Scheduler.new)
+    Fiber.schedule { lock.synchronize { log << :fiber } }
+    lock.synchronize { log << :thread }
+    Fiber.scheduler.close
+    log
+  ensure
+    Fiber.set_scheduler(nil)
+  end
 end

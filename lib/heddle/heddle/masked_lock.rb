@@ -23,14 +23,29 @@ module Heddle
   # fiber's: a fiber that waits here under a Fiber scheduler holds back its
   # thread's interrupts until it has the lock, which the short blocks keep
   # short. Hot path: the promises benchmark.
+  #
+  # A non-blocking fiber under a Fiber scheduler never parks for the lock
+  # (Mutex#lock would park it through the scheduler's block hook): it tries
+  # and passes the thread until the lock is free. Parked, it could hang its
+  # own thread: when the thread's loop fiber then waited for the same lock,
+  # CRuby's unlock handed it to the parked fiber, through a scheduler whose
+  # loop was asleep in the mutex (docs/journal/core.md, "A loop asleep on a
+  # free lock").
   class MaskedLock < Thread::Mutex
     NATIVE = (Heddle::NativeSync if defined?(Heddle::NativeSync) && Heddle::NativeSync.respond_to?(:synchronize))
     private_constant :NATIVE
 
-    # Mutex#synchronize itself, for a caller already under
-    # {Masks::UNINTERRUPTED}: a second mask costs more than the lock.
+    alias mutex_synchronize synchronize
+    private :mutex_synchronize
+
+    # {#synchronize} for a caller already under {Masks::UNINTERRUPTED}: a
+    # second mask costs more than the lock.
+    # @yield with the lock held
     # @return [Object] the block's value
-    alias synchronize_masked synchronize
+    # @raise [ThreadError] if the calling fiber holds the lock already
+    def synchronize_masked(&)
+      parking_fiber? ? synchronize_by_trying(&) : mutex_synchronize(&)
+    end
 
     # @yield with the lock held
     # @return [Object] the block's value
@@ -40,7 +55,24 @@ module Heddle
         result = NATIVE.synchronize(self, &)
         return result unless NATIVE::BUSY.equal?(result)
       end
-      Thread.handle_interrupt(Masks::UNINTERRUPTED) { super }
+      Thread.handle_interrupt(Masks::UNINTERRUPTED) { synchronize_masked(&) }
+    end
+
+    private
+
+    # Whether Mutex#lock would park the calling fiber through a scheduler.
+    def parking_fiber? = !Fiber.blocking? && !Fiber.scheduler.nil?
+
+    # The lock taken without ever waiting in the mutex's queue.
+    def synchronize_by_trying
+      raise ThreadError, "deadlock; recursive locking" if owned?
+
+      Thread.pass until try_lock
+      begin
+        yield
+      ensure
+        unlock
+      end
     end
   end
 end

@@ -124,30 +124,33 @@ class OpenLoopsTest < Minitest::Test
     assert_empty locks.grep(Thread::Mutex)
   end
 
+  # 40 threads open their loops, all end, then 4 reapers race over them.
+  RACING_REAPERS = <<~RUBY
+    GC.disable # no canary reaps meanwhile
+    registry = Heddle::EventLoop::OpenLoops.current
+    opened = Queue.new
+    finish = Queue.new
+    threads = Array.new(40) do
+      Thread.new do
+        100.times { Heddle::EventLoop.current.open? ? break : Heddle.wait(0.01) }
+        opened << true
+        finish.pop
+      end
+    end
+    40.times { opened.pop } # all open before any ends: no opening reaps another's loop
+    40.times { finish << true }
+    threads.each(&:join)
+    loops = registry.instance_variable_get(:@loops).size
+    go = Queue.new
+    reapers = Array.new(4) { Thread.new { go.pop && registry.reap } }
+    4.times { go << true }
+    [reapers.sum(&:value), loops]
+  RUBY
+
   # Without a lock, reapers racing over the same ended loops still close
   # each one once: the counts they report add up to the loops there were.
   def test_racing_reapers_close_each_ended_loop_once
-    reaped, loops = in_fresh_ruby(<<~RUBY, prelude: 'require "heddle"')
-      GC.disable # no canary reaps meanwhile
-      registry = Heddle::EventLoop::OpenLoops.current
-      opened = Queue.new
-      finish = Queue.new
-      threads = Array.new(40) do
-        Thread.new do
-          100.times { Heddle::EventLoop.current.open? ? break : Heddle.wait(0.01) }
-          opened << true
-          finish.pop
-        end
-      end
-      40.times { opened.pop } # all open before any ends: no opening reaps another's loop
-      40.times { finish << true }
-      threads.each(&:join)
-      loops = registry.instance_variable_get(:@loops).size
-      go = Queue.new
-      reapers = Array.new(4) { Thread.new { go.pop && registry.reap } }
-      4.times { go << true }
-      [reapers.sum(&:value), loops]
-    RUBY
+    reaped, loops = in_fresh_ruby(RACING_REAPERS, prelude: 'require "heddle"')
 
     assert_equal 40, loops
     assert_equal loops, reaped

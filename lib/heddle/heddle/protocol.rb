@@ -20,7 +20,9 @@ module Heddle
       __timeout__: "timer target: the timer given is due",
       __zero__: "zero-second waiter: the round after its wait began (the token it registered with)",
       __io_ready__: "IO waiter: its IO is ready",
-      __resumed__: "what EventLoop#run_until runs until: true once resumed"
+      __resumed__: "what EventLoop#run_until runs until: true once resumed",
+      __untaken__: "evaluation as a run-queue entry: true while its run has not begun (an interrupt left " \
+                   "run_until between taking the entry and running it: the loop puts it back)"
     }.freeze
 
     # What EventLoop#deliver hands from another thread to run on the loop's

@@ -63,6 +63,21 @@ class ScheduleInterruptsTest < Minitest::Test
     assert_equal [Boom, :second_timed_out], outcome
   end
 
+  # The raise lands as the loop has taken a proc's entry, before its run:
+  # the loop puts the entry back, and the proc still gets its resume.
+  def test_a_raise_as_the_loop_takes_a_procs_entry_leaves_the_proc_resumed
+    outcome = in_a_thread do
+      waiter = Heddle.concurrently { Heddle.await_resume!(within: 30) }
+      Heddle.wait(0)
+      interrupt_once_before_run(waiter)
+      Thread.new { waiter.resume!(:woken) }.join
+      first = capture { waiter.await_result(within: 30) }
+      [first, waiter.await_result(within: 5, timeout_result: :never_resumed)]
+    end
+
+    assert_equal [Boom, :woken], outcome
+  end
+
   # The invariant itself, on the root evaluation: after any interrupted
   # wait its count of stale entries matches the entries queued for it.
   def test_after_the_interrupted_wait_no_stale_entry_is_counted_that_is_not_queued
@@ -118,6 +133,15 @@ class ScheduleInterruptsTest < Minitest::Test
     yield
   rescue Boom => e
     e.class
+  end
+
+  # The next run of +evaluation+'s run-queue entry raises before it begins,
+  # as a Thread#raise landing as the loop takes the entry would.
+  def interrupt_once_before_run(evaluation)
+    fired = false
+    evaluation.singleton_class.prepend(Module.new do
+      define_method(:__run__) { fired ? super() : (fired = true) && Thread.current.raise(Boom) }
+    end)
   end
 
   # The next cancel of a timer on +loop+ ends with an asynchronous raise on

@@ -277,7 +277,9 @@ module Heddle
           @head += 1
           # An entry's __run__ returns the root evaluation it resumed, so the
           # flag is only read then (hot path, see the wait_methods benchmark).
-          next unless entry.__send__(:__run__).equal?(until_done) && until_done.__send__(:__resumed__)
+          ran = entry.__send__(:__run__)
+          entry = nil # run: an interrupt from here on does not put it back
+          next unless ran.equal?(until_done) && until_done.__send__(:__resumed__)
 
           # The round's last entry resumed the waiter: still take in what
           # the round's poll would have, or a waiter that loops on `wait 0`
@@ -291,8 +293,22 @@ module Heddle
         poll unless @held.empty? && @inbox.empty? && !@io.watching? && queue.size > @head
       end
     ensure
+      # Set only between taking an entry and its run's end: an interrupt
+      # left mid-run. (A rescue clause here made every `next` allocate.)
+      put_back(entry) if entry
       @round_left = outer_round
       compact_queue if @head >= COMPACT_AT
+    end
+
+    # An interrupt (Thread#raise, a timeout) landed after the loop took
+    # +entry+ and before its run began: an evaluation still scheduled (or
+    # pending its start) goes back in the queue, else nothing would ever
+    # run it. Other entries (starts of procs without an evaluation) are
+    # not safe to run twice and are not put back.
+    # @param entry [#__run__]
+    # @return [void]
+    private def put_back(entry)
+      @queue << entry if entry.is_a?(Evaluation) && entry.__send__(:__untaken__)
     end
 
     # Lets a proc fiber that just finished a job start the round's next entry

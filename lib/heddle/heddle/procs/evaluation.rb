@@ -157,6 +157,12 @@ module Heddle
       self
     end
 
+    # @return [Boolean] whether its entry was taken and not run (see
+    #   EventLoop#run_until): it is still scheduled
+    private def __untaken__
+      @state == SCHEDULED
+    end
+
     # A root evaluation's resume is never run by a proc fiber.
     # @return [false]
     private def __chain_into__(_worker)

@@ -225,6 +225,12 @@ module Heddle
         conclude_to(e) unless concluded?
       end
 
+      # @return [Boolean] whether its entry was taken and not run (see
+      #   EventLoop#run_until): still scheduled, or still pending its start
+      private def __untaken__
+        (state = @state) == SCHEDULED || state == PENDING
+      end
+
       # Hands the start of this evaluation to a free +pooled+ (see
       # EventLoop#chain); resumes of a started one stay with the loop.
       # @return [Boolean] whether the pooled fiber took it

@@ -421,8 +421,9 @@ module Heddle
     # waits 0) holds no descriptor, and one check of an instance variable per
     # sleep is all it costs (a sleep makes a system call anyway). Closed by
     # {#close}, at the loop's thread's end when the thread says so (a fiber
-    # pool's thread), else when the next loop opens its pipe, or the next
-    # garbage collection runs, and finds the thread gone (see {OpenLoops}).
+    # pool's thread, the end of a Heddle.run outside the main thread), else
+    # when the next loop opens its pipe, or a garbage collection after it,
+    # finds the thread gone (see {OpenLoops}).
 
     # Closes the descriptors the loop holds: its wake-up pipe and its IO
     # watch's selector (pending IO waiters are forgotten). A later sleep

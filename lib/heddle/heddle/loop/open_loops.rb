@@ -10,8 +10,7 @@ module Heddle
     #
     # The loops of ended threads are closed ("reaped") when the next loop
     # opens its pipe, and after the next garbage collection (a finalizer on
-    # a throwaway object, armed when a loop registers and again while
-    # another thread's loop is open, in the main Ractor),
+    # a throwaway object, armed when a loop registers, in the main Ractor),
     # so the count stays at the live threads' loops plus at most the few
     # that ended since the last opening or collection. A loop leaves the
     # registry when it closes ({EventLoop#close}, a reinitialize).
@@ -83,11 +82,7 @@ module Heddle
       # @return [Thread, nil] the reaping thread, if one was needed
       def reap_after_gc
         @canary = false
-        threads = @loops.keys.map(&:thread)
-        # A loop whose thread still runs waits for a later collection: else
-        # a collection during its life left it open after it ended.
-        arm_canary if threads.any? { |thread| lives_beside_main?(thread) }
-        Thread.new { reap } unless threads.all?(&:alive?)
+        Thread.new { reap } unless @loops.keys.all? { |loop| loop.thread.alive? }
       rescue ThreadError
         nil # at exit no thread may start; the process closes the descriptors
       end
@@ -99,18 +94,16 @@ module Heddle
 
       private
 
-      def lives_beside_main?(thread) = thread.alive? && !thread.equal?(Thread.main)
-
       # Removes and returns the loops of ended threads: each one whose
       # delete this thread made, so two reapers never close the same loop.
       def take_ended
         @loops.keys.select { |loop| !loop.thread.alive? && @loops.delete(loop) }
       end
 
-      # One canary at a time, armed when there are loops to reap. Its
-      # finalizer re-arms only for a live thread other than the main one:
-      # at exit those are killed before finalizers run, and Ruby runs
-      # finalizers until none is left (one always re-armed never finishes).
+      # One canary at a time, armed when a loop registers; its finalizer
+      # does not re-arm (at exit, Ruby runs finalizers until none is left).
+      # Re-arming after every collection started a reaper thread after most
+      # of them, which tests counting threads saw come and go.
       def arm_canary
         return if @canary || !@gc_canary
 

@@ -29,10 +29,19 @@ module Heddle
 
         outcome
       ensure
-        Fiber.set_scheduler(nil) if scheduler && !@installed
+        uninstall(scheduler) if scheduler && !@installed
       end
 
       private
+
+      # Outside the main thread the thread usually ends with its run, and
+      # nothing tells its loop: its descriptors are closed now (a later wait
+      # reopens them), unless something of the thread still waits on an IO.
+      def uninstall(scheduler)
+        Fiber.set_scheduler(nil)
+        loop = scheduler.loop
+        loop.close if loop.io.waiting.zero? && !Thread.current.equal?(Thread.main)
+      end
 
       # A blocking fiber runs the loop itself. A proc fiber waits while its
       # loop's runner goes on. A non-blocking fiber outside heddle's procs (a

@@ -42,14 +42,18 @@ class ComplianceSleepAndBlockTest < Minitest::Test
   end
 
   # Ruby counts whole clock seconds (time(0) after minus before), so a
-  # millisecond's sleep that crosses a second boundary returns 1.
+  # millisecond's sleep that crosses a second boundary returns 1. time(0)
+  # reads a coarse clock that can lag Time.now by a tick: it can still show
+  # the last second when Time.now shows the next, so Ruby may count a
+  # boundary Time.now saw before the sleep (3.3 CI under async: 1 with none
+  # crossed by Time.now).
   compliance "sleep_returns_the_whole_seconds_slept" do
     before = Time.now.to_i
     slept = under_peer { sleep 0.001 }
     crossed = Time.now.to_i - before
 
     assert_kind_of Integer, slept
-    assert_includes 0..crossed, slept
+    assert_includes 0..(crossed + 1), slept
   end
 
   # Mutual exclusion, each waiter served once; Ruby promises no order of

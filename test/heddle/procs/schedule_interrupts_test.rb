@@ -14,16 +14,7 @@ class ScheduleInterruptsTest < Minitest::Test
   # still get its own resume (an entry counted stale that was never queued
   # ate it, and the wait ended in a DeadlockError or hung).
   def test_a_raise_as_a_timed_root_wait_is_scheduled_leaves_its_next_wait_working
-    outcome = in_a_thread do
-      root = Heddle::Evaluation.current
-      interrupt_once_after_cancel_timer(Heddle::EventLoop.current)
-      Thread.new do
-        Thread.pass until root.waiting?
-        root.resume!(:first)
-      end
-      first = capture { Heddle.await_resume!(within: 30) }
-      [first, Heddle.await_resume!(within: 0.001, timeout_result: :second_timed_out)]
-    end
+    outcome = in_a_thread { root_waits_twice { interrupt_once_after_cancel_timer(Heddle::EventLoop.current) } }
 
     assert_equal [Boom, :second_timed_out], outcome
   end
@@ -31,14 +22,7 @@ class ScheduleInterruptsTest < Minitest::Test
   # A proc's wait scheduled by the loop while the raise lands there: the
   # proc still gets its resume and concludes with its value.
   def test_a_raise_as_a_timed_proc_wait_is_scheduled_leaves_the_proc_resumed
-    outcome = in_a_thread do
-      waiter = Heddle.concurrently { Heddle.await_resume!(within: 30) }
-      Heddle.wait(0)
-      interrupt_once_after_cancel_timer(Heddle::EventLoop.current)
-      Thread.new { waiter.resume!(:woken) }.join
-      first = capture { waiter.await_result(within: 30) }
-      [first, waiter.await_result(within: 30, timeout_result: :never_resumed)]
-    end
+    outcome = in_a_thread { proc_resumed_across_a_raise { interrupt_once_after_cancel_timer(Heddle::EventLoop.current) } }
 
     assert_equal [Boom, :woken], outcome
   end
@@ -46,19 +30,7 @@ class ScheduleInterruptsTest < Minitest::Test
   # The raise lands as the loop has taken the root's entry, before its run:
   # nothing is queued for the ended wait, so nothing may be counted stale.
   def test_a_raise_as_the_loop_takes_a_root_waits_entry_leaves_its_next_wait_working
-    outcome = in_a_thread do
-      root = Heddle::Evaluation.current
-      fired = false
-      root.singleton_class.prepend(Module.new do
-        define_method(:__run__) { fired ? super() : (fired = true) && Thread.current.raise(Boom) }
-      end)
-      Thread.new do
-        Thread.pass until root.waiting?
-        root.resume!(:first)
-      end
-      first = capture { Heddle.await_resume!(within: 30) }
-      [first, Heddle.await_resume!(within: 0.001, timeout_result: :second_timed_out)]
-    end
+    outcome = in_a_thread { root_waits_twice { interrupt_once_before_run(Heddle::Evaluation.current) } }
 
     assert_equal [Boom, :second_timed_out], outcome
   end
@@ -66,14 +38,7 @@ class ScheduleInterruptsTest < Minitest::Test
   # The raise lands as the loop has taken a proc's entry, before its run:
   # the loop puts the entry back, and the proc still gets its resume.
   def test_a_raise_as_the_loop_takes_a_procs_entry_leaves_the_proc_resumed
-    outcome = in_a_thread do
-      waiter = Heddle.concurrently { Heddle.await_resume!(within: 30) }
-      Heddle.wait(0)
-      interrupt_once_before_run(waiter)
-      Thread.new { waiter.resume!(:woken) }.join
-      first = capture { waiter.await_result(within: 30) }
-      [first, waiter.await_result(within: 5, timeout_result: :never_resumed)]
-    end
+    outcome = in_a_thread { proc_resumed_across_a_raise { |waiter| interrupt_once_before_run(waiter) } }
 
     assert_equal [Boom, :woken], outcome
   end
@@ -85,10 +50,7 @@ class ScheduleInterruptsTest < Minitest::Test
       root = Heddle::Evaluation.current
       loop = Heddle::EventLoop.current
       interrupt_once_after_cancel_timer(loop)
-      Thread.new do
-        Thread.pass until root.waiting?
-        root.resume!(:first)
-      end
+      once_waiting(root) { root.resume!(:first) }
       capture { Heddle.await_resume!(within: 30) }
       [root.instance_variable_get(:@stale).to_i, loop.queue.count { |entry| entry.equal?(root) }]
     end
@@ -105,10 +67,7 @@ class ScheduleInterruptsTest < Minitest::Test
       root = Heddle::Evaluation.current
       interrupt_once_after_cancel_timer(Heddle::EventLoop.current)
       me = Thread.current
-      Thread.new do
-        Thread.pass until root.waiting?
-        me.raise(Boom)
-      end
+      once_waiting(root) { me.raise(Boom) }
       first = capture { capture { Heddle.await_resume!(within: 30) } }
       [first, root.waiting?, Heddle.await_resume!(within: 0.001, timeout_result: :timed_out)]
     end
@@ -117,6 +76,38 @@ class ScheduleInterruptsTest < Minitest::Test
   end
 
   private
+
+  # In the calling thread: the block arms an interrupt, another thread
+  # resumes the root's timed wait, then the root waits again.
+  # @return [Array] what the first wait ended with, what the second returned
+  def root_waits_twice
+    root = Heddle::Evaluation.current
+    yield
+    once_waiting(root) { root.resume!(:first) }
+    first = capture { Heddle.await_resume!(within: 30) }
+    [first, Heddle.await_resume!(within: 0.001, timeout_result: :second_timed_out)]
+  end
+
+  # In the calling thread: a proc waits, the block (given the proc) arms an
+  # interrupt, another thread resumes the proc, and its result is awaited
+  # once across the raise and once after.
+  # @return [Array] what the first await ended with, the proc's result
+  def proc_resumed_across_a_raise
+    waiter = Heddle.concurrently { Heddle.await_resume!(within: 30) }
+    Heddle.wait(0)
+    yield waiter
+    Thread.new { waiter.resume!(:woken) }.join
+    first = capture { waiter.await_result(within: 30) }
+    [first, waiter.await_result(within: 5, timeout_result: :never_resumed)]
+  end
+
+  # Another thread runs the block once +evaluation+ waits.
+  def once_waiting(evaluation)
+    Thread.new do
+      Thread.pass until evaluation.waiting?
+      yield
+    end
+  end
 
   # Runs the block in a fresh thread (a loop of its own) and returns its value.
   def in_a_thread(&)

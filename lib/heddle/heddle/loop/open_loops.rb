@@ -82,7 +82,9 @@ module Heddle
       # @return [Thread, nil] the reaping thread, if one was needed
       def reap_after_gc
         @canary = false
-        Thread.new { reap } unless @loops.keys.all? { |loop| loop.thread.alive? }
+        return if @loops.keys.all? { |loop| loop.thread.alive? }
+
+        Thread.new { reap }.tap { |thread| thread.name = "heddle-loop-reaper" }
       rescue ThreadError
         nil # at exit no thread may start; the process closes the descriptors
       end

@@ -42,8 +42,11 @@ module Heddle
           return release(id) if Ractor.current == Ractor.main
 
           Ractors::Doorbell.post([nil, [:release, id]], :pools)
-        rescue Ractor::ClosedError
-          nil # the main ractor is ending
+        rescue StandardError
+          # Ractor::ClosedError: the main ractor is ending. Anything else: the
+          # bell, rung from a ractor collecting another's garbage; the mail
+          # went first, and the next drain takes it.
+          nil
         end
 
         # In the main ractor: releases the backend (see {Backend#release})

@@ -38,6 +38,30 @@ class RactorDoorbellTest < Minitest::Test
     assert_equal [[1, 2], [3, 4], false], result
   end
 
+  # A finalizer run in a ractor that collects another's garbage once raised
+  # out of its bell (CI, 3.3): the release is mailed before the bell rings,
+  # so a bell that fails loses nothing and the finalizer raises nothing.
+  def test_a_finalizer_whose_bell_fails_still_releases_the_pool_and_raises_nothing
+    result = in_fresh_ruby(<<~RUBY, prelude: PRELUDE, limit: 60)
+      pool = Heddle::Pool.new(worker: :ractor, size: 1, &IDENTITY)
+      first = pool.map([1, 2])
+      id = Heddle::Workers::GCRelease.instance_variable_get(:@last_id)
+      raised = Ractor.new(id) do |filed|
+        Ractor.current[:heddle_doorbell] = IO.pipe.first # a reading end: every ring raises IOError
+        Heddle::Workers::GCRelease.collected(filed)
+        :nothing
+      rescue StandardError => e
+        e.class
+      end.take
+      backend = pool.instance_variable_get(:@backend)
+      Heddle::Workers::Ractors::Doorbell.ring # the next ring drains the mail
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 20
+      sleep 0.01 until backend.shutdown? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      [first, raised, backend.shutdown?]
+    RUBY
+    assert_equal [[1, 2], :nothing, true], result
+  end
+
   def test_a_check_result_that_rang_no_pipe_leaves_no_later_result_behind
     result = in_fresh_ruby(<<~RUBY, prelude: PRELUDE, limit: 60)
       runners = Heddle::Check::Runners

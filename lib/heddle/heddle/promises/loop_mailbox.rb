@@ -13,9 +13,9 @@ module Heddle
     # make ten deliveries, each writing the loop's wake-up pipe while it
     # sleeps (see the promises benchmark).
     #
-    # After a fork the child's loop drops the pending delivery, so a post
-    # that would join a batch first checks the process is still the one the
-    # batch was posted in.
+    # After a fork the child's loop drops the pending delivery, so the
+    # child's mailbox forgets its batch too ({.after_fork}): a post that
+    # joined it would wait for a drain that never comes.
     class LoopMailbox
       KEY = :__heddle_promise_mailbox
       private_constant :KEY
@@ -27,13 +27,19 @@ module Heddle
         thread.thread_variable_get(KEY) || thread.thread_variable_set(KEY, new(loop))
       end
 
+      # In a forked child (EventLoop.on_fork): the forking thread's mailbox
+      # forgets the parent's batch, whose delivery the child's loop dropped.
+      # @return [void]
+      def self.after_fork
+        Thread.current.thread_variable_get(KEY)&.__send__(:forget_batch)
+      end
+
       # @param loop [Heddle::EventLoop]
       def initialize(loop)
         @loop = loop
         @lock = MaskedLock.new
         @wakers = []
         @posted = false
-        @pid = Process.pid
       end
 
       # Queues a waker's wake-up for the loop's thread. Thread-safe.
@@ -41,7 +47,7 @@ module Heddle
       # @return [void]
       def post(waker)
         first = @lock.synchronize do
-          first = !@posted || forked!
+          first = !@posted
           @wakers << waker
           @posted = true
           first
@@ -64,16 +70,14 @@ module Heddle
 
       private
 
-      # In a forked child: forgets the parent's batch, whose delivery the
-      # child's loop dropped. Called with the lock held.
-      # @return [Boolean] true when the process changed
-      def forked!
-        return false if @pid == Process.pid
-
-        @pid = Process.pid
+      # The child's only thread runs this: no lock (a parent's thread that
+      # held it is gone, and Ruby let it go with that thread).
+      def forget_batch
         @wakers = []
-        true
+        @posted = false
       end
+
+      EventLoop.on_fork { after_fork }
     end
   end
 end

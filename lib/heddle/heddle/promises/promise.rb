@@ -22,6 +22,8 @@ module Heddle
   #   Thread.new { promise.fulfill(42) }
   #   promise.value(1) # => 42
   class Promise
+    # The states are Symbols compared with ==, which Ruby answers without a
+    # method call (equal? is one on 3.1): hot path, see the promises benchmark.
     PENDING = :pending
     FULFILLED = :fulfilled
     REJECTED = :rejected
@@ -230,7 +232,7 @@ module Heddle
     #   promise.reset.pending? # => true
     def reset
       LOCK.synchronize do
-        unless @state.equal?(PENDING)
+        unless @state == PENDING
           @state = PENDING
           @value = nil
         end
@@ -245,35 +247,35 @@ module Heddle
     # @example
     #   Heddle::Promise.new.pending? # => true
     def pending?
-      @state.equal?(PENDING)
+      @state == PENDING
     end
 
     # @return [Boolean] whether the promise is fulfilled or rejected
     # @example
     #   Heddle::Promise.rejected(IOError).resolved? # => true
     def resolved?
-      !@state.equal?(PENDING)
+      @state != PENDING
     end
 
     # @return [Boolean] whether the promise has a value
     # @example
     #   Heddle::Promise.fulfilled(nil).fulfilled? # => true
     def fulfilled?
-      @state.equal?(FULFILLED)
+      @state == FULFILLED
     end
 
     # @return [Boolean] whether the promise has an error
     # @example
     #   Heddle::Promise.rejected(IOError).rejected? # => true
     def rejected?
-      @state.equal?(REJECTED)
+      @state == REJECTED
     end
 
     # @return [Exception, nil] the rejection error, without waiting or raising
     # @example
     #   Heddle::Promise.rejected(IOError.new("down")).reason.message # => "down"
     def reason
-      @state.equal?(REJECTED) ? @value : nil
+      @state == REJECTED ? @value : nil
     end
 
     # Waits until the promise is resolved or timeout seconds pass.
@@ -283,7 +285,7 @@ module Heddle
     # @example
     #   Heddle::Promise.new.wait(0.01) # => false
     def wait(timeout = nil)
-      return true unless @state.equal?(PENDING)
+      return true unless @state == PENDING
 
       await(timeout)
     end
@@ -297,10 +299,10 @@ module Heddle
     #   Thread.new { promise.fulfill(:done) }
     #   promise.value(1) # => :done
     def value(timeout = nil)
-      await(timeout) if @state.equal?(PENDING)
-      raise @value if @state.equal?(REJECTED)
+      await(timeout) if @state == PENDING
+      raise @value if @state == REJECTED
 
-      @state.equal?(FULFILLED) ? @value : nil
+      @state == FULFILLED ? @value : nil
     end
 
     # Waits for the value; a timeout is an error too.
@@ -311,9 +313,9 @@ module Heddle
     # @example
     #   Heddle::Promise.fulfilled(3).value!(1) # => 3
     def value!(timeout = nil)
-      await(timeout) if @state.equal?(PENDING)
-      raise @value if @state.equal?(REJECTED)
-      return @value if @state.equal?(FULFILLED)
+      await(timeout) if @state == PENDING
+      raise @value if @state == REJECTED
+      return @value if @state == FULFILLED
 
       raise TimeoutError, "promise still pending after #{timeout} s; wait longer or check who resolves it"
     end
@@ -322,7 +324,7 @@ module Heddle
     # @example
     #   Heddle::Promise.fulfilled(1).inspect # => "#<Heddle::Promise fulfilled 1>"
     def inspect
-      detail = @state.equal?(PENDING) ? "" : " #{@value.inspect[0, 60]}"
+      detail = @state == PENDING ? "" : " #{@value.inspect[0, 60]}"
       "#<#{self.class.name} #{@state}#{detail}>"
     end
 
@@ -411,7 +413,7 @@ module Heddle
       return Thread.handle_interrupt(Masks::UNINTERRUPTED) { resolve_and_wake(state, value) } unless @waiters.nil?
 
       outcome = LOCK.synchronize do
-        if !@state.equal?(PENDING)
+        if @state != PENDING
           false
         elsif @waiters.nil?
           @value = value
@@ -429,7 +431,7 @@ module Heddle
     def resolve_and_wake(state, value)
       LOCK.lock
       begin
-        return false unless @state.equal?(PENDING)
+        return false unless @state == PENDING
 
         @value = value
         @state = state
@@ -460,7 +462,7 @@ module Heddle
     # @return [Boolean] false (nothing registered) if already resolved
     def register(waiter)
       LOCK.synchronize do
-        next false unless @state.equal?(PENDING)
+        next false unless @state == PENDING
 
         current = @waiters
         @waiters = if current.nil?
@@ -590,14 +592,17 @@ module Heddle
       end
     ensure
       waker&.disarm
-      unregister(waker) if waker && pending?
+      unregister(waker) if waker && @state == PENDING
     end
 
+    # The evaluation's own wait, not Heddle.await_resume! (which finds the
+    # evaluation again), and the state read in place: hot path of fibers
+    # waiting on a thread (see the promises benchmark).
     def await_in_loop_forever(evaluation, waker)
-      Heddle.await_resume!
-      while pending?
+      evaluation.__send__(:__await__, nil, Heddle::Evaluation::TIMEOUT)
+      while @state == PENDING
         waker.arm(evaluation) # a stale wake-up disarmed it; this wait goes on
-        Heddle.await_resume!
+        evaluation.__send__(:__await__, nil, Heddle::Evaluation::TIMEOUT)
       end
       true
     end

@@ -53,7 +53,7 @@ module Heddle
     def synchronize(&)
       if NATIVE
         result = NATIVE.synchronize(self, &)
-        return result unless NATIVE::BUSY.equal?(result)
+        return result unless NATIVE::BUSY == result
       end
       Thread.handle_interrupt(Masks::UNINTERRUPTED) { synchronize_masked(&) }
     end

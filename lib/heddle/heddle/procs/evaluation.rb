@@ -120,7 +120,7 @@ module Heddle
     #   evaluation.resume! :go
     #   evaluation.await_result # => :go
     def resume!(value = nil)
-      unless Thread.current.equal?(@loop.thread)
+      unless Thread.current == @loop.thread
         @loop.deliver(self, :__wake__, value)
         return :resumed
       end
@@ -136,7 +136,7 @@ module Heddle
     # @param value [Object]
     # @return [void]
     private def __wake__(value)
-      if Thread.current.equal?(@loop.thread)
+      if Thread.current == @loop.thread
         schedule(value) if (state = @state) == WAITING || state == ZERO_WAIT
       else
         @loop.deliver(self, :__wake__, value)
@@ -197,7 +197,7 @@ module Heddle
       @loop.run_until(self)
       value = @run_value
       @run_value = nil
-      raise TimeoutError, "evaluation timed out after #{within} second(s)" if TIMEOUT.equal?(value)
+      raise TimeoutError, "evaluation timed out after #{within} second(s)" if TIMEOUT == value
 
       value
     ensure

@@ -158,7 +158,7 @@ module Heddle
       result = pooled.call_job(self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
-      raise result.error unless PooledFiber::SUSPENDED.equal?(result)
+      raise result.error unless PooledFiber::SUSPENDED == result
 
       evaluation = pooled.evaluation || pooled.__send__(:__evaluation__)
       evaluation.__send__(:__await_call__, context.__send__(:__evaluation__))
@@ -186,7 +186,7 @@ module Heddle
       result = pooled.call_job(self, args, context)
       return result unless PooledFiber::Signal === result # rubocop:disable Style/CaseEquality -- one C call
 
-      raise result.error unless PooledFiber::SUSPENDED.equal?(result)
+      raise result.error unless PooledFiber::SUSPENDED == result
 
       pooled.evaluation || pooled.__send__(:__evaluation__)
     end

@@ -51,7 +51,7 @@ module Heddle
       # @param _value [Object] ignored: the waiter reads the promise itself
       # @return [void]
       def resume!(_value = nil)
-        if Thread.current.equal?(@thread)
+        if Thread.current == @thread
           __fire__(nil)
         else
           @mailbox.post(self)

@@ -110,7 +110,7 @@ module Heddle
       # @example
       #   Heddle.concurrently { Heddle.wait(10) }.conclude_to(:cancelled) # => :concluded
       def conclude_to(result)
-        unless Thread.current.equal?(@loop.thread)
+        unless Thread.current == @loop.thread
           @loop.deliver(self, :conclude_delivered, result)
           return :concluded
         end
@@ -275,7 +275,7 @@ module Heddle
           @state = ZERO_WAIT
           @loop.add_zero_wait(self)
           value = ::Fiber.yield(PooledFiber::SUSPENDED)
-          raise Cancelled if CANCEL.equal?(value)
+          raise Cancelled if CANCEL == value
 
           value
         ensure
@@ -291,8 +291,8 @@ module Heddle
         @state = WAITING
         @slot.wait_timer = @loop.add_timer(within, self, timeout_result) if within
         value = ::Fiber.yield(PooledFiber::SUSPENDED)
-        raise Cancelled if CANCEL.equal?(value)
-        if TIMEOUT.equal?(value)
+        raise Cancelled if CANCEL == value
+        if TIMEOUT == value
           raise Heddle::Evaluation::TimeoutError,
                 "evaluation timed out after #{within} second(s)"
         end
@@ -434,7 +434,7 @@ module Heddle
 
         # Awaiters change only on the evaluation's own thread: another
         # thread waits through a promise (Promises::EvaluationPromise).
-        return __await_elsewhere__(within, timeout_result) unless Thread.current.equal?(@loop.thread)
+        return __await_elsewhere__(within, timeout_result) unless Thread.current == @loop.thread
 
         waiter = Heddle::Evaluation.current
         __add_awaiter__(waiter)
@@ -498,7 +498,7 @@ module Heddle
         extras.result = result
         extras.concluded = true
         pooled = @slot
-        cancel_run(state, pooled) unless state == RUNNING && pooled.fiber.equal?(::Fiber.current)
+        cancel_run(state, pooled) unless state == RUNNING && pooled.fiber == ::Fiber.current
       end
 
       # Ends the run of an evaluation just concluded from +state+ by another

@@ -275,8 +275,8 @@ module Heddle
 
         Thread.current[Evaluation::FIBER_KEY] = self
         ::Fiber.yield
-        nil while AGAIN.equal?(result = run_jobs(JOBS_PER_ENTRY))
-        return if RETIRED.equal?(result) # counted out by the loop already
+        nil while AGAIN == (result = run_jobs(JOBS_PER_ENTRY))
+        return if RETIRED == result # counted out by the loop already
 
         @loop.count_fiber(-1)
         result

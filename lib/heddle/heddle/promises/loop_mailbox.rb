@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../loop/event_loop"
 require_relative "../masked_lock"
 
 module Heddle

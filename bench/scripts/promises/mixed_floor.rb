@@ -27,9 +27,11 @@ STOP = :stop
 
 def clocks = [Process.clock_gettime(Process::CLOCK_MONOTONIC), Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)]
 
-# The resolver thread of every row: answers each job (a queue: push; a promise: fulfil).
-def resolver(queue, answers = nil)
-  Thread.new do
+# Runs the block with the queue of a resolver thread, which answers each job (with answers: an answer
+# there; a queue: push; a promise: fulfil), and stops the thread after it.
+def with_resolver(answers = nil)
+  queue = Thread::Queue.new
+  thread = Thread.new do
     until (job = queue.pop).equal?(STOP)
       if answers then answers << true
       elsif job.is_a?(Thread::Queue) then job.push(true)
@@ -37,71 +39,59 @@ def resolver(queue, answers = nil)
       end
     end
   end
+  yield queue
+ensure
+  queue << STOP
+  thread&.join
 end
 
 def floor(total, batch)
-  queue = Thread::Queue.new
   answers = Thread::Queue.new
-  thread = resolver(queue, answers)
-  yield
-  (total / batch).times do
-    batch.times { |i| queue << i }
-    batch.times { answers.pop }
+  with_resolver(answers) do |queue|
+    yield
+    (total / batch).times do
+      batch.times { |i| queue << i }
+      batch.times { answers.pop }
+    end
   end
-ensure
-  queue << STOP
-  thread.join
 end
 
 def threads(total)
-  queue = Thread::Queue.new
-  thread = resolver(queue)
-  go = Thread::Queue.new
-  waiters = Array.new(WAITERS) do
-    Thread.new do
-      go.pop
-      (total / WAITERS).times do
-        answer = Thread::Queue.new
-        queue << answer
-        answer.pop
+  with_resolver do |queue|
+    go = Thread::Queue.new
+    waiters = Array.new(WAITERS) do
+      Thread.new do
+        go.pop
+        (total / WAITERS).times { (queue << (answer = Thread::Queue.new)) && answer.pop }
       end
     end
+    Thread.pass until waiters.all? { |w| w.status == "sleep" }
+    yield
+    WAITERS.times { go << true }
+    waiters.each(&:join)
   end
-  Thread.pass until waiters.all? { |w| w.status == "sleep" }
-  yield
-  WAITERS.times { go << true }
-  waiters.each(&:join)
-ensure
-  queue << STOP
-  thread.join
 end
 
 def heddle(total)
   require "heddle"
-  queue = Thread::Queue.new
-  thread = resolver(queue)
-  yield
-  Array.new(WAITERS) do
-    Heddle.concurrently { (total / WAITERS).times { (queue << (promise = Heddle::Promise.new)) && promise.value } }
-  end.each(&:await_result)
-ensure
-  queue << STOP
-  thread.join
+  with_resolver do |queue|
+    yield
+    Array.new(WAITERS) do
+      Heddle.concurrently { (total / WAITERS).times { (queue << (promise = Heddle::Promise.new)) && promise.value } }
+    end.each(&:await_result)
+  end
 end
 
 def async(total)
   require "async"
-  queue = Thread::Queue.new
-  thread = resolver(queue)
-  yield
-  Async do |task|
-    Array.new(WAITERS) do
-      task.async { (total / WAITERS).times { (queue << (answer = Thread::Queue.new)) && answer.pop } }
-    end.each(&:wait)
-  end.wait
-ensure
-  queue << STOP
-  thread.join
+  with_resolver do |queue|
+    yield
+    Async do |task|
+      Array.new(WAITERS) do
+        task.async { (total / WAITERS).times { (queue << (answer = Thread::Queue.new)) && answer.pop } }
+      end.each(&:wait)
+    end.wait
+  end
 end
 
 # One trial in this process: prints "wall cpu" in seconds.

@@ -108,6 +108,35 @@ class OpenLoopsTest < Minitest::Test
     assert_equal [1, 0], [open_inside, open_after]
   end
 
+  # A thread whose loop opened outside Heddle.run (a promise awaited, a
+  # proc's result awaited) ends with nothing to close the loop. The canary
+  # fired once, during the thread's life, and was not armed again: the
+  # pipe stayed open until another loop opened one (a soak counted it as
+  # grown descriptors). Now every collection while a loop of a live thread
+  # other than the main one is registered arms the next, and the process
+  # still exits (at exit Ruby runs finalizers until none is left).
+  def test_a_collection_after_a_thread_ends_closes_its_loop_though_one_ran_during_its_life
+    during, after = in_fresh_ruby(<<~RUBY, prelude: 'require "heddle"')
+      registry = Heddle::EventLoop::OpenLoops.current
+      opened = Queue.new
+      finish = Queue.new
+      thread = Thread.new do
+        100.times { Heddle::EventLoop.current.open? ? break : Heddle.wait(0.01) }
+        opened << true
+        finish.pop
+      end
+      opened.pop
+      GC.start # the canary fires now, the loop's thread alive
+      during = registry.size
+      finish << true
+      thread.join
+      200.times { GC.start; registry.size.zero? ? break : sleep(0.01) } # the reaper is a thread
+      [during, registry.size]
+    RUBY
+
+    assert_equal [1, 0], [during, after]
+  end
+
   # A proc fiber opening its loop's selector waited for a registry's lock
   # through the Fiber scheduler, the loop's own fiber then waited for it
   # natively, and the unlock went to the parked fiber: the thread slept on a

@@ -107,6 +107,22 @@ class SoakCLITest < Minitest::Test
     assert_operator counting.checks, :>, 2, "the other load ran on"
   end
 
+  # The spare selectors fill as more loops than ever close at once: a step
+  # of 3 descriptors the trend read as growth when it came after the
+  # warm-up. The soak fills them before its first round.
+  def test_the_soak_fills_the_spare_selectors_before_its_first_round
+    nio = Heddle::EventLoop::IOWatch.backend == Heddle::EventLoop::Selectors::NIOWatch
+    skip "the loops here use IO.select" unless nio
+
+    reserve = Heddle::EventLoop::Selectors::SelectorReserve.current
+    spares_seen = nil
+    load = Counting.new.tap { |counting| counting.define_singleton_method(:round) { |_| spares_seen ||= reserve.size } }
+    out = StringIO.new
+    Heddle::Soak::Runner.new([load], plan(seconds: 0.2, interval: 0.1), out: out).run
+    assert_equal Heddle::EventLoop::Selectors::SelectorReserve::LIMIT, spares_seen
+    assert_match(/^spare selectors: #{spares_seen}, filled before the first round/, out.string)
+  end
+
   def plan(**options)
     Heddle::Soak::Runner::Plan.new(seconds: 5, interval: 1, warmup: 0, limit: 0.1, seed: 1, **options)
   end

@@ -12,7 +12,10 @@ module Heddle
     # opens its pipe, and after the next garbage collection (a finalizer on
     # a throwaway object, armed when a loop registers, in the main Ractor),
     # so the count stays at the live threads' loops plus at most the few
-    # that ended since the last opening or collection. A loop leaves the
+    # that ended since the last opening or collection. The canary is armed
+    # again after each collection while a loop of a live thread other than
+    # the main one is registered (it may end before the next), and never at
+    # exit, where Ruby runs finalizers until none is left. A loop leaves the
     # registry when it closes ({EventLoop#close}, a reinitialize).
     #
     # Strong references, not ObjectSpace::WeakMap: Ruby 3.1's WeakMap yielded,
@@ -50,6 +53,12 @@ module Heddle
         @gc_canary = Ractor.current.equal?(Ractor.main) # finalizers run in the main Ractor only
       end
 
+      # Arms no canary from now on: the process is exiting.
+      # @return [void]
+      def exiting!
+        @gc_canary = false
+      end
+
       # Records +loop+ as holding descriptors, after closing those of the
       # loops whose thread has ended.
       # @param loop [EventLoop]
@@ -82,6 +91,7 @@ module Heddle
       # @return [Thread, nil] the reaping thread, if one was needed
       def reap_after_gc
         @canary = false
+        arm_canary if watching?
         return if @loops.keys.all? { |loop| loop.thread.alive? }
 
         Thread.new { reap }.tap { |thread| thread.name = "heddle-loop-reaper" }
@@ -102,10 +112,16 @@ module Heddle
         @loops.keys.select { |loop| !loop.thread.alive? && @loops.delete(loop) }
       end
 
-      # One canary at a time, armed when a loop registers; its finalizer
-      # does not re-arm (at exit, Ruby runs finalizers until none is left).
-      # Re-arming after every collection started a reaper thread after most
-      # of them, which tests counting threads saw come and go.
+      # Whether a registered loop's thread may still end: a live thread
+      # other than the main one (the main thread's end is the process's).
+      def watching?
+        main = Thread.main
+        @loops.keys.any? { |loop| loop.thread.alive? && !main.equal?(loop.thread) }
+      end
+
+      # One canary at a time, armed when a loop registers and after a
+      # collection while {#watching?}. A reaper thread starts only when a
+      # loop's thread has ended, not after every collection.
       def arm_canary
         return if @canary || !@gc_canary
 
@@ -114,6 +130,7 @@ module Heddle
       end
 
       current # the main Ractor's, made at load, before any thread races for it
+      at_exit { current.exiting! } # at_exit blocks run before the finalizers at exit
     end
   end
 end

@@ -49,6 +49,16 @@ class SelectorReserveTest < Minitest::Test
     assert_equal made.first(reserve::LIMIT).reverse, Array.new(reserve::LIMIT) { own.take }
   end
 
+  def test_fill_opens_spares_up_to_the_limit_and_loops_take_them
+    own = reserve.new
+    own.put(NIO::Selector.new)
+    assert_equal [reserve::LIMIT, reserve::LIMIT], [own.fill, own.fill]
+    taken = Array.new(reserve::LIMIT) { own.take }
+    assert_equal [0, reserve::LIMIT, [false]], [own.size, taken.uniq(&:object_id).size, taken.map(&:closed?).uniq]
+  ensure
+    taken&.each(&:close)
+  end
+
   def test_a_forked_child_closes_the_parents_spares
     skip "no fork here" unless Process.respond_to?(:fork)
 

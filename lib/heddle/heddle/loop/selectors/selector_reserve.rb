@@ -56,6 +56,20 @@ module Heddle
           Thread.handle_interrupt(Masks::UNINTERRUPTED) { selector.close }
         end
 
+        # Opens spares until {LIMIT} are kept. The reserve otherwise fills
+        # as the most loops so far close at once, a step of 3 descriptors
+        # each time that peak is passed; a program that wants a flat count
+        # from the start (a soak's baseline) pays for its fullest state now.
+        # @return [Integer] spares kept now
+        # @raise [LoadError] when nio4r does not load
+        # @example
+        #   Heddle::EventLoop::Selectors::SelectorReserve.current.fill # => 4
+        def fill
+          require "nio"
+          @spares.push(NIO::Selector.new) while @spares.size < LIMIT
+          @spares.size
+        end
+
         # @return [Integer] spares kept now
         def size
           @spares.size

@@ -3,6 +3,7 @@
 require "test_helper"
 require "heddle/check"
 require "timeout"
+require "tmpdir"
 
 # The same checks on every worker backend: identical results (lowest-index
 # failure wins), and errors of the machinery raised as themselves.
@@ -47,6 +48,23 @@ class CheckBackendsTest < Minitest::Test
     result = Timeout.timeout(LIMIT) { C.check(prop, seed: 1, worker: :thread, size: 1, max_shrinks: 0) }
     assert_equal 1, result.runs
     assert_operator calls.size, :<, 10, "the queued chunk should stop at once, not run its 50 cases"
+  end
+
+  # A process pool forks lazily: a check whose chunks never wait for a
+  # second worker forks one. The opening probe went out as one slice per
+  # worker, and the second slice, waiting behind the first worker's fork,
+  # forked a second process for a property one clears in a millisecond.
+  def test_a_cheap_failing_check_on_processes_forks_one_worker
+    Dir.mktmpdir do |dir|
+      path = File.join(dir, "pids")
+      prop = C.property(C.integer) do |x|
+        @pid_noted ||= File.write(path, "#{Process.pid}\n", mode: "a") # once per worker process
+        raise "#{x} > 100" if x > 100
+      end
+      result = check(prop, seed: 7, worker: :process)
+      assert_equal 101, result.counterexample
+      assert_equal 1, File.readlines(path).uniq.size, "worker processes forked"
+    end
   end
 
   def test_timeout_stops_a_hanging_property_on_pools

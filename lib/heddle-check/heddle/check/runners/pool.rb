@@ -18,7 +18,10 @@ module Heddle
       # rest of a cancelled chunk. Process workers finish the chunks already
       # sent. Process workers fork lazily, so a check whose chunks never wait
       # for a second worker (cheap properties: every shrink step is one
-      # chunk) forks one process.
+      # chunk) forks one process. So the probe goes to a lazy pool as one
+      # slice: a second slice waiting behind the first worker's start (a
+      # fork, longer than the backlog's patience) forked a second process
+      # for a property one process clears in a millisecond.
       class Pool
         # Backends that share memory with the driver, hence can see a cancellation.
         SHARED_MEMORY = %i[inline fiber thread].freeze
@@ -32,8 +35,9 @@ module Heddle
           @token = [0] if SHARED_MEMORY.include?(worker)
           handler = Handler.build(predicate, property.mode, @token)
           handler = Ractor.make_shareable(handler) if worker == :ractor
-          @chunking = Chunking.new(size)
-          @pool = Heddle::Pool.new(worker: worker, size: size, lazy: worker == :process, &handler)
+          lazy = worker == :process
+          @chunking = Chunking.new(size, probe_slices: lazy ? 1 : size)
+          @pool = Heddle::Pool.new(worker: worker, size: size, lazy: lazy, &handler)
         end
 
         # @return [Integer] how many shrink candidates to hand over per call

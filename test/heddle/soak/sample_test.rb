@@ -48,6 +48,22 @@ class SoakSampleTest < Minitest::Test
     assert_equal 50_000, kept.compact.size
   end
 
+  # Ruby's heap keeps the pages a burst of allocations grew it by, while
+  # one object in ten on them lives: their free slots are not held (a soak
+  # read such a step as growth). The live tenth still is.
+  def test_the_ruby_heaps_free_slots_are_not_held
+    gap_growth, free_kb = in_fresh_ruby(<<~RUBY, prelude: 'require "heddle/soak"')
+      gap = -> { GC.start; Heddle::Soak::Sample.rss_kb - Heddle::Soak::Sample.held_kb }
+      before = gap.call
+      burst = Array.new(300_000) { Object.new } # all alive at once: the heap grows
+      kept = burst.each_slice(10).map(&:first)
+      burst.clear # emptied, in case the stack still points at the Array
+      [gap.call - before, Heddle::Soak::Sample.ruby_free_kb, kept.size]
+    RUBY
+    assert_operator free_kb, :>=, 5_000, "270,000 free slots (about 10 MB) not found"
+    assert_operator gap_growth, :>=, 5_000, "the heap's free slots were counted as held"
+  end
+
   # Large freed blocks that malloc_trim gave back are not subtracted again:
   # Ruby 3.4 frees thread stacks into the arenas, and a soak read as holding
   # nothing (RSS less every free byte was below zero).

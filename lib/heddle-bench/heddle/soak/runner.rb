@@ -46,7 +46,7 @@ module Heddle
 
       # @return [Boolean] whether the soak ran clean
       def run
-        fill_caches
+        fill_spare_selectors
         @start = now
         @out.puts "#{'t'.rjust(6)} #{'rounds'.rjust(7)} #{'checks'.rjust(9)} failures #{'held MB'.rjust(8)} " \
                   "#{'fds'.rjust(5)} threads children"
@@ -71,7 +71,7 @@ module Heddle
       # loops than ever before close at once: a step of 3 descriptors that
       # can come after the warm-up and read as growth. Filled first, the
       # count starts at the cache's full size.
-      def fill_caches
+      def fill_spare_selectors
         return unless EventLoop::IOWatch.backend == EventLoop::Selectors::NIOWatch
 
         spares = EventLoop::Selectors::SelectorReserve.current.fill

@@ -65,9 +65,9 @@ module Heddle
 
       # Bytes of Ruby's heap in slots that hold no object (read after a
       # collection). A burst of allocations grows the heap by pages that it
-      # keeps afterwards, mostly empty: in a soak one round added 60 pages
-      # (4 MB) with the live objects flat, and memory held stepped past the
-      # limit for good. A leak grows the live slots, which are still counted.
+      # keeps afterwards, mostly empty, and memory held stepped past a soak's
+      # limit for good (docs/journal/workers.md). A leak grows the live
+      # slots, which are still counted.
       # @return [Integer] kB
       def self.ruby_free_kb
         # Ruby 3.1 has one slot size

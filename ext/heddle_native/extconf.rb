@@ -17,6 +17,10 @@ def heddle_native_buildable?
   have_func("rb_io_path", "ruby/io.h")
   %w[preadv2 pwritev2].each { |name| have_func(name, "sys/uio.h") }
   have_const("RWF_NOWAIT", "sys/uio.h")
+  # The epoll registry (epoll_watch.c): Linux only; epoll_pwait2 (Linux 5.11,
+  # glibc 2.35) sleeps to the nanosecond, else whole milliseconds.
+  have_func("epoll_pwait2", "sys/epoll.h") if have_header("sys/epoll.h")
+  have_func("rb_io_closed_p", "ruby/io.h")
   have_header("ruby/io/buffer.h") &&
     (have_func("rb_io_buffer_get_bytes_for_writing", "ruby/io/buffer.h") ||
      have_func("rb_io_buffer_get_mutable", "ruby/io/buffer.h")) &&

@@ -173,11 +173,13 @@ native_write(VALUE self, VALUE io, VALUE buffer, VALUE offset)
 }
 
 void Init_heddle_sync(void);
+void Init_heddle_epoll_watch(void);
 
 void
 Init_raw_io_native(void)
 {
     Init_heddle_sync();
+    Init_heddle_epoll_watch();
     VALUE heddle = rb_define_module("Heddle");
     VALUE scheduler = rb_define_class_under(heddle, "Scheduler", rb_cObject);
     VALUE native = rb_define_module_under(scheduler, "NativeIO");

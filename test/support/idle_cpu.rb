@@ -10,7 +10,7 @@ module IdleCpu
   include FreshRuby
 
   # HEDDLE_SELECTOR's name of each IOWatch back end.
-  SELECTOR_NAMES = { "SelectWatch" => "select", "NIOWatch" => "nio4r" }.freeze
+  SELECTOR_NAMES = { "SelectWatch" => "select", "NIOWatch" => "nio4r", "EpollWatch" => "epoll" }.freeze
   # What a fresh ruby loads before an IdleWaits case.
   PRELUDE = <<~RUBY.freeze
     require "heddle"

@@ -84,3 +84,13 @@ class LoopIdleCpuNIOTest < Minitest::Test
     skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
 end
+
+class LoopIdleCpuEpollTest < Minitest::Test
+  include LoopIdleCpu
+
+  def backend = Heddle::EventLoop::Selectors::EpollWatch
+
+  def setup
+    skip "epoll in C is not available: #{backend.load_error}" unless backend.available?
+  end
+end

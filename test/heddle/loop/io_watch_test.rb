@@ -489,14 +489,119 @@ class IOWatchNIOTest < Minitest::Test
   end
 end
 
+class IOWatchEpollTest < Minitest::Test
+  include IOWatchBehaviour
+  include IOWatchClosed
+  include IOWatchTurns
+
+  def backend = Heddle::EventLoop::Selectors::EpollWatch
+
+  def setup
+    skip "epoll in C is not available: #{backend.load_error}" unless backend.available?
+  end
+
+  # The kernel keeps a closed descriptor's registration while another
+  # descriptor holds its file open, and reports it under the old number:
+  # the watch moves to a new epoll set, and waits on other IOs still work.
+  def test_a_closed_descriptor_whose_file_lives_on_moves_the_watch_to_a_new_epoll_set
+    watch = backend.new
+    reader, writer = IO.pipe
+    copy = reader.dup
+    waiter = recording_waiter([])
+    watch.add_reader(reader, waiter)
+    watch.remove_reader(reader, waiter)
+    first = watch.descriptor
+    reader.close
+    writer.write("x") # the file is readable, its old descriptor number gone
+    3.times { watch.sweep }
+    assert_equal [true, 0], [first != watch.descriptor, watch.waiting]
+    assert_equal [:ready], woken_on_a_fresh_pipe(watch)
+  ensure
+    [reader, writer, copy].each { |io| io&.close unless io&.closed? }
+    watch&.clear
+  end
+
+  # epoll refuses regular files; they are always ready, as IO.select says.
+  def test_a_regular_file_is_always_ready
+    result = on_backend do
+      File.open(__FILE__) { |file| [Heddle.await_readable(file, within: 1), Heddle.await_writable($stdout, within: 1)] }
+    end
+    assert_equal [true, true], result
+  end
+
+  # A raise in one waiter's wake (a Thread#raise landing there) leaves the
+  # others registered: the next poll wakes them.
+  def test_a_raise_in_one_wake_leaves_the_other_waiters_for_the_next_poll
+    watch = backend.new
+    reader, writer = IO.pipe
+    woken = []
+    raiser = Object.new
+    raiser.define_singleton_method(:__io_ready__) { (woken << :raiser).size == 1 ? raise(Interrupt) : nil }
+    [raiser, recording_waiter(woken)].each { |waiter| watch.add_reader(reader, waiter) }
+    writer.write("x")
+    assert_raises(Interrupt) { watch.sweep }
+    watch.sweep
+    assert_equal %i[raiser raiser ready], woken
+  ensure
+    [reader, writer].each { |io| io&.close }
+    watch&.clear
+  end
+
+  # The waiters of a closed IO leave its queue one by one: a raise in one
+  # wake leaves the others queued.
+  def test_a_raise_in_a_closed_ios_wake_leaves_the_others_queued
+    watch = backend.new
+    reader, writer = IO.pipe
+    reader.close
+    woken = []
+    raiser = Object.new
+    raiser.define_singleton_method(:__io_ready__) { (woken << :raiser) && raise(Interrupt) }
+    [raiser, recording_waiter(woken)].each { |waiter| watch.add_reader(reader, waiter) }
+    assert_raises(Interrupt) { watch.sweep }
+    watch.sweep
+    assert_equal [%i[raiser ready], 0], [woken, watch.waiting]
+  ensure
+    writer&.close
+    watch&.clear
+  end
+
+  private
+
+  def recording_waiter(woken)
+    waiter = Object.new
+    waiter.define_singleton_method(:__io_ready__) { woken << :ready }
+    waiter
+  end
+
+  def woken_on_a_fresh_pipe(watch)
+    reader, writer = IO.pipe
+    wake_r, wake_w = IO.pipe
+    woken = []
+    watch.add_reader(reader, recording_waiter(woken))
+    writer.write("y")
+    3.times { watch.wait(0.1, wake_r) if woken.empty? }
+    woken
+  ensure
+    [reader, writer, wake_r, wake_w].each { |io| io&.close }
+  end
+end
+
 class IOWatchChoiceTest < Minitest::Test
   def test_heddle_selector_names_the_back_end
     watch = Heddle::EventLoop::IOWatch
     selectors = Heddle::EventLoop::Selectors
     assert_equal selectors::SelectWatch, watch.choose("select")
-    best = selectors::NIOWatch.available? ? selectors::NIOWatch : selectors::SelectWatch
+    best = [selectors::EpollWatch, selectors::NIOWatch].find(&:available?) || selectors::SelectWatch
     assert_equal best, watch.choose(nil)
     assert_equal selectors::NIOWatch, watch.choose("nio4r") if selectors::NIOWatch.available?
+    assert_equal selectors::EpollWatch, watch.choose("epoll") if selectors::EpollWatch.available?
+  end
+
+  def test_the_epoll_selector_where_the_c_path_is_off_says_why
+    skip "the C path is built and on" if Heddle::EventLoop::Selectors::EpollWatch.available?
+
+    error = assert_raises(Heddle::EventLoop::IOWatch::SelectorError) { Heddle::EventLoop::IOWatch.choose("epoll") }
+    assert_match(/epoll selector is not available/, error.message)
   end
 
   def test_a_loop_in_another_ractor_uses_io_select

@@ -81,3 +81,13 @@ class PromisesIdleCpuNIOTest < Minitest::Test
     skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
 end
+
+class PromisesIdleCpuEpollTest < Minitest::Test
+  include PromisesIdleCpu
+
+  def backend = Heddle::EventLoop::Selectors::EpollWatch
+
+  def setup
+    skip "epoll in C is not available: #{backend.load_error}" unless backend.available?
+  end
+end

@@ -20,6 +20,7 @@ module SchedulerIdleCpuIO
   end
 
   def test_io_read_in_pure_ruby
+    pure_ruby!
     (share, value), setting = in_fresh("IdleWaits.read_in_run", "HEDDLE_NATIVE" => "0")
     assert_equal ["x", false], [value, setting[:native]]
     assert_idle share, "IO#read in Heddle.run (pure Ruby)"
@@ -33,6 +34,7 @@ module SchedulerIdleCpuIO
   end
 
   def test_io_write_to_a_full_pipe_in_pure_ruby
+    pure_ruby!
     (share, value), setting = in_fresh("IdleWaits.write_in_run", "HEDDLE_NATIVE" => "0")
     assert_equal [1, false], [value, setting[:native]]
     assert_idle share, "IO#write in Heddle.run (pure Ruby)"
@@ -48,6 +50,7 @@ module SchedulerIdleCpuIO
   end
 
   def test_tcp_accept_in_pure_ruby
+    pure_ruby!
     (share, value), setting = in_fresh("IdleWaits.accept_in_run", "HEDDLE_NATIVE" => "0")
     assert_equal ["TCPSocket", false], [value, setting[:native]]
     assert_idle share, "TCPServer#accept in Heddle.run (pure Ruby)"
@@ -70,6 +73,11 @@ module SchedulerIdleCpuIO
 
   def c_path!
     skip "ext/heddle_native is not built for this Ruby (rake compile)" unless Heddle::Scheduler::NATIVE_IO
+  end
+
+  # The epoll selector is part of the C path: HEDDLE_NATIVE=0 goes without it.
+  def pure_ruby!
+    skip "the epoll selector is part of the C path" if backend == Heddle::EventLoop::Selectors::EpollWatch
   end
 end
 
@@ -226,6 +234,18 @@ class SchedulerIdleCpuNIOTest < Minitest::Test
 
   def setup
     skip "nio4r does not load: #{backend.load_error}" unless backend.available?
+  end
+end
+
+class SchedulerIdleCpuEpollTest < Minitest::Test
+  include SchedulerIdleCpuIO
+  include SchedulerIdleCpuThreadSync
+  include SchedulerIdleCpuBlocking
+
+  def backend = Heddle::EventLoop::Selectors::EpollWatch
+
+  def setup
+    skip "epoll in C is not available: #{backend.load_error}" unless backend.available?
   end
 end
 

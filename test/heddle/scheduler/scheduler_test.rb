@@ -322,3 +322,14 @@ class IOClosedUnderAWaitNIOTest < Minitest::Test
     skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
 end
+
+class IOClosedUnderAWaitEpollTest < Minitest::Test
+  include IOClosedUnderAWait
+
+  def backend = Heddle::EventLoop::Selectors::EpollWatch
+
+  def setup
+    super
+    skip "epoll in C is not available: #{backend.load_error}" unless backend.available?
+  end
+end

@@ -111,9 +111,11 @@ class SoakCLITest < Minitest::Test
   # of 3 descriptors the trend read as growth when it came after the
   # warm-up. The soak fills them before its first round.
   def test_the_soak_fills_the_spare_selectors_before_its_first_round
-    nio = Heddle::EventLoop::IOWatch.backend == Heddle::EventLoop::Selectors::NIOWatch
-    skip "the loops here use IO.select" unless nio
+    nio = Heddle::EventLoop::Selectors::NIOWatch
+    skip "nio4r does not load: #{nio.load_error}" unless nio.available?
 
+    previous = Heddle::EventLoop::IOWatch.instance_variable_get(:@backend)
+    Heddle::EventLoop::IOWatch.backend = nio
     reserve = Heddle::EventLoop::Selectors::SelectorReserve.current
     spares_seen = nil
     load = Counting.new.tap { |counting| counting.define_singleton_method(:round) { |_| spares_seen ||= reserve.size } }
@@ -121,6 +123,8 @@ class SoakCLITest < Minitest::Test
     Heddle::Soak::Runner.new([load], plan(seconds: 0.2, interval: 0.1), out: out).run
     assert_equal Heddle::EventLoop::Selectors::SelectorReserve::LIMIT, spares_seen
     assert_match(/^spare selectors: #{spares_seen}, filled before the first round/, out.string)
+  ensure
+    Heddle::EventLoop::IOWatch.backend = previous
   end
 
   def plan(**options)

@@ -75,3 +75,13 @@ class SyncIdleCpuNIOTest < Minitest::Test
     skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
 end
+
+class SyncIdleCpuEpollTest < Minitest::Test
+  include SyncIdleCpu
+
+  def backend = Heddle::EventLoop::Selectors::EpollWatch
+
+  def setup
+    skip "epoll in C is not available: #{backend.load_error}" unless backend.available?
+  end
+end

@@ -71,3 +71,13 @@ class WorkersIdleCpuNIOTest < Minitest::Test
     skip "nio4r does not load: #{backend.load_error}" unless backend.available?
   end
 end
+
+class WorkersIdleCpuEpollTest < Minitest::Test
+  include WorkersIdleCpu
+
+  def backend = Heddle::EventLoop::Selectors::EpollWatch
+
+  def setup
+    skip "epoll in C is not available: #{backend.load_error}" unless backend.available?
+  end
+end

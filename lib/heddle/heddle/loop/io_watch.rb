@@ -7,16 +7,20 @@ module Heddle
   class EventLoop
     # The loop's IO readiness registry: for every IO and direction, the
     # evaluations waiting on it (any number of them, unlike Concurrently which
-    # allows one per IO). Two back ends share this interface and behaviour,
-    # chosen once per process ({.backend}):
+    # allows one per IO). Three back ends share this interface and behaviour,
+    # chosen once per process ({.backend}), the first that loads:
     #
-    # - {Selectors::NIOWatch}: nio4r's epoll (kqueue, ...) selector keeps the
-    #   registrations in the kernel, so a poll costs O(ready IOs), not
-    #   O(watched IOs). Used when nio4r's C extension loads.
+    # - {Selectors::EpollWatch}: Linux's epoll with the registry in C (part
+    #   of heddle's C path): registrations live in the kernel, so a poll
+    #   costs O(ready IOs), and a wait or a ready IO calls no Ruby but the
+    #   wake-up.
+    # - {Selectors::NIOWatch}: nio4r's epoll (kqueue, ...) selector, the
+    #   same behaviour with the registry in Ruby. Used when nio4r's C
+    #   extension loads.
     # - {Selectors::SelectWatch}: IO.select over the watched IOs, O(watched)
     #   per poll; no compiled gem needed. The fallback.
     #
-    # Set HEDDLE_SELECTOR=select or HEDDLE_SELECTOR=nio4r to force one
+    # Set HEDDLE_SELECTOR=epoll, nio4r or select to force one
     # (docs/core.md, "Choosing the selector").
     #
     # Registrations are kept across waits: an IO stays watched until the loop
@@ -51,7 +55,7 @@ module Heddle
       SWEEPS_PER_SLEEP = 1024
 
       # HEDDLE_SELECTOR values and the back ends they name.
-      SELECTORS = %w[select nio4r].freeze
+      SELECTORS = %w[select nio4r epoll].freeze
 
       # Raised when HEDDLE_SELECTOR names no back end, or one that cannot load.
       class SelectorError < Error; end
@@ -71,12 +75,12 @@ module Heddle
         end
 
         # The back end every new loop uses, chosen on first use from
-        # HEDDLE_SELECTOR, else nio4r when its C extension loads, else IO.select.
+        # HEDDLE_SELECTOR, else epoll in C, nio4r or IO.select, the first that loads.
         # @return [Class] a subclass of IOWatch
         # @raise [SelectorError] when HEDDLE_SELECTOR is set to something else
-        #   than "select" or "nio4r", or to "nio4r" where it does not load
+        #   than "epoll", "nio4r" or "select", or to one that does not load
         # @example
-        #   Heddle::EventLoop::IOWatch.backend # => Heddle::EventLoop::Selectors::NIOWatch
+        #   Heddle::EventLoop::IOWatch.backend # => Heddle::EventLoop::Selectors::EpollWatch
         def backend
           # Under a lock: threads whose first loops open at once each required
           # nio4r ("circular require" warnings under -w).
@@ -92,16 +96,26 @@ module Heddle
         #   @param value [Class, nil] a subclass of IOWatch; nil: choose again
         attr_writer :backend
 
-        # @param name [String, nil] "select", "nio4r", or nil/"" for the best available
+        # @param name [String, nil] "epoll", "nio4r", "select", or nil/"" for the best available
         # @return [Class] the back end +name+ stands for
         # @raise [SelectorError] see {.backend}
         def choose(name)
           case name
-          when nil, "" then Selectors::NIOWatch.available? ? Selectors::NIOWatch : Selectors::SelectWatch
+          when nil, "" then best
           when "select" then Selectors::SelectWatch
           when "nio4r" then Selectors::NIOWatch.tap(&:new) # raises when nio4r does not load
+          when "epoll" then Selectors::EpollWatch.tap(&:new) # raises when the C path is not built
           else raise SelectorError, "HEDDLE_SELECTOR=#{name.inspect} names no selector: use one of #{SELECTORS.inspect}"
           end
+        end
+
+        private
+
+        # The fastest back end that loads: epoll in C, nio4r, IO.select.
+        def best
+          return Selectors::EpollWatch if Selectors::EpollWatch.available?
+
+          Selectors::NIOWatch.available? ? Selectors::NIOWatch : Selectors::SelectWatch
         end
       end
 

@@ -23,6 +23,7 @@ class RedisIdleCpuTest < Minitest::Test
     thread: [["--namespace", IDLE], {}],
     fiber_select: [["--namespace", IDLE, "--worker", "fiber", "--concurrency", "2"], { "HEDDLE_SELECTOR" => "select" }],
     fiber_nio4r: [["--namespace", IDLE, "--worker", "fiber", "--concurrency", "2"], { "HEDDLE_SELECTOR" => "nio4r" }],
+    fiber_epoll: [["--namespace", IDLE, "--worker", "fiber", "--concurrency", "2"], { "HEDDLE_SELECTOR" => "epoll" }],
     process: [["--namespace", IDLE, "--worker", "process", "--concurrency", "2"], {}],
     busy: [["--namespace", BUSY, "--concurrency", "2"], {}]
   }.freeze
@@ -45,7 +46,8 @@ class RedisIdleCpuTest < Minitest::Test
     # @return [Hash{Symbol => RedisFixture::Worker}]
     def daemons
       @daemons ||= begin
-        started = DAEMONS.transform_values do |(args, env)|
+        epoll = Heddle::EventLoop::Selectors::EpollWatch.available?
+        started = DAEMONS.reject { |name, _| name == :fiber_epoll && !epoll }.transform_values do |(args, env)|
           RedisFixture::Worker.new(server, args: args, env: IdleCpu.steady_env.merge(env))
         end
         started.each_value(&:ready)
@@ -72,6 +74,11 @@ class RedisIdleCpuTest < Minitest::Test
   def test_an_idle_fiber_worker_on_nio4r
     skip "nio4r does not load" unless Heddle::EventLoop::Selectors::NIOWatch.available?
     assert_idle_daemon(:fiber_nio4r)
+  end
+
+  def test_an_idle_fiber_worker_on_epoll
+    skip "epoll in C is not available" unless Heddle::EventLoop::Selectors::EpollWatch.available?
+    assert_idle_daemon(:fiber_epoll)
   end
 
   def test_an_idle_process_worker = assert_idle_daemon(:process)

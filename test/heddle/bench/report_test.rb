@@ -112,14 +112,20 @@ class BenchReportTest < Minitest::Test
   end
 
   # A run says which path heddle's scheduler io hooks took (the C path or
-  # pure Ruby), as it says which Ruby and GC setting: the IO rows depend on it.
-  def test_the_environment_names_the_io_hooks_path_the_run_measured
+  # pure Ruby) and which selector, as it says which Ruby and GC setting: the
+  # IO rows depend on them.
+  def test_the_environment_names_the_io_hooks_path_and_selector_the_run_measured
     env = Heddle::Bench::Environment.capture(keep_gc: false)
     assert_equal Heddle::Scheduler::NATIVE_IO ? "C path" : "pure Ruby", env["heddle_io_hooks"]
 
+    assert_equal Heddle::EventLoop::IOWatch.backend.name[/(Epoll|NIO|Select)Watch\z/, 1].downcase.sub("nio", "nio4r"),
+                 env["heddle_selector"]
+
     run = results
     run.environment["heddle_io_hooks"] = "pure Ruby"
-    assert_includes Heddle::Bench::MarkdownReport.new(run).render, "heddle's scheduler io hooks: pure Ruby"
+    run.environment["heddle_selector"] = "nio4r"
+    assert_includes Heddle::Bench::MarkdownReport.new(run).render,
+                    "heddle's scheduler io hooks: pure Ruby · selector: nio4r"
     assert_includes Heddle::Bench::HtmlReport.new(run).render, "heddle&#39;s scheduler io hooks: pure Ruby"
   end
 

@@ -63,6 +63,15 @@ module Heddle
         Heddle::Scheduler::NATIVE_IO ? "C path" : "pure Ruby"
       end
 
+      # @return [String, nil] the IO readiness back end heddle's loops use
+      #   ("epoll", "nio4r" or "select"; HEDDLE_SELECTOR, else the first that loads)
+      def selector
+        return nil unless defined?(Heddle::EventLoop::IOWatch)
+
+        name = Heddle::EventLoop::IOWatch.backend.name.split("::").last
+        { "EpollWatch" => "epoll", "NIOWatch" => "nio4r" }.fetch(name, "select")
+      end
+
       # Everything that is known before the run starts.
       #
       # @param keep_gc [Boolean] whether GC stays on in rate windows
@@ -71,6 +80,7 @@ module Heddle
         { "date" => Time.now.utc.iso8601, "hostname" => Etc.uname[:nodename], "ruby" => ruby,
           "cpu_model" => cpu_model, "cores" => Etc.nprocessors, "os" => "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
           "load_average_before" => load_average, "gems" => gem_versions, "heddle_io_hooks" => io_hooks_path,
+          "heddle_selector" => selector,
           "gc" => keep_gc ? "on in rate windows" : "off in rate windows (GC.disable), on in duration jobs" }
       end
     end

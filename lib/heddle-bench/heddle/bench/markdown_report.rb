@@ -30,9 +30,10 @@ module Heddle
       end
 
       # @param env [Hash] a run's environment
-      # @return [String] which path heddle's io hooks ran (empty for runs that did not record it)
+      # @return [String] which path heddle's io hooks ran and its selector (empty for runs that did not record it)
       def self.io_hooks(env)
-        env["heddle_io_hooks"] ? " · heddle's scheduler io hooks: #{env['heddle_io_hooks']}" : ""
+        hooks = env["heddle_io_hooks"] ? " · heddle's scheduler io hooks: #{env['heddle_io_hooks']}" : ""
+        env["heddle_selector"] ? "#{hooks} · selector: #{env['heddle_selector']}" : hooks
       end
 
       # @param env [Hash] the results' environment

@@ -275,13 +275,20 @@ module Heddle
     # place ({#__chain_into__}), as it does a QueuedCall. No QueuedCall is
     # taken from and given back to the loop's free list per call (hot path,
     # see the call_methods benchmark).
+    # An interrupt that lands before the proc began queues it again.
     # @return [Object] what the pooled fiber returned
     private def __run__
       loop = (Thread.current[Evaluation::FIBER_KEY] || Evaluation.__send__(:__bind__)).__send__(:__loop__)
-      pooled = PooledFiber.take(loop, self) or return
+      return if loop.pool.empty? && !PooledFiber.provide(loop, self)
+
+      # No branch or return from the take to the resume: Ruby lands interrupts there.
+      pooled = loop.pool.delete_at(-1) # not pop: see EventLoop#pool
       pooled.start_job(self, Arguments::EMPTY, nil)
     rescue FiberRefusedError => e
       trigger(:error, e)
+    rescue Exception # rubocop:disable Lint/RescueException -- any interrupt; re-raised
+      restart(loop, pooled) if loop
+      raise
     end
 
     # A free pooled fiber that finished its job runs this start next, in place.
@@ -293,6 +300,14 @@ module Heddle
     end
 
     private
+
+    # Queues this start again if the interrupt left it unstarted: before the
+    # take (and not held back), or taken by a fiber whose job had not begun.
+    def restart(loop, pooled)
+      return unless pooled ? pooled.give_back(self, Arguments::EMPTY, nil) : !loop.held.include?(self)
+
+      loop.queue << self
+    end
 
     # Runs the hooks for +error+: the classes' (from Heddle::Proc down), then
     # this proc's. A failing hook is reported with warn, not raised.

@@ -213,16 +213,37 @@ module Heddle
         end
       end
 
+      # An interrupt that lands before the proc began leaves it pending (the
+      # loop puts back an entry it took and did not run: EventLoop#put_back).
       # @return [void]
-      private def __start__
-        pooled = PooledFiber.take(@loop, self) or return
+      private def __start__ # rubocop:disable Metrics/CyclomaticComplexity -- one frame per start (spawn benchmark)
+        loop = @loop
+        return if loop.pool.empty? && !PooledFiber.provide(loop, self)
+
+        args = (extras = @extras)&.args || NO_ARGS # kept in the extras until the job began (see #unstart)
+        # No branch or return from the take to the resume: Ruby lands interrupts there.
+        pooled = loop.pool.delete_at(-1) # not pop: see EventLoop#pool
         proc = @slot
         @state = RUNNING
         @slot = pooled
-        pooled.start_job(proc, take_args, self)
+        pooled.start_job(proc, args, self)
+        extras.args = nil if extras
       rescue FiberRefusedError => e
         @slot.trigger(:error, e)
         conclude_to(e) unless concluded?
+      rescue Exception # rubocop:disable Lint/RescueException -- any interrupt; re-raised
+        unstart(pooled)
+        raise
+      end
+
+      # Back to pending if the pooled fiber an interrupt kept from beginning
+      # its start let go of it (the loop puts the entry back).
+      private def unstart(pooled)
+        return unless pooled && (proc = pooled.running_proc) &&
+                      pooled.give_back(proc, @extras&.args || NO_ARGS, self)
+
+        @slot = proc
+        @state = PENDING
       end
 
       # @return [Boolean] whether its entry was taken and not run (see

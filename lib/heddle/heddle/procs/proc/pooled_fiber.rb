@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../error"
+require_relative "../../masks"
 require_relative "../../loop/yjit_warm_up"
 
 module Heddle
@@ -75,17 +76,23 @@ module Heddle
           @fiber_class = klass
         end
 
-        # A pooled fiber for a start the loop runs (an evaluation's, a QueuedCall's, a bare
-        # proc's): an idle one from +loop+'s pool, else a new one unless
-        # EventLoop#max_live_fibers are alive, in which case +entry+ is held
-        # back until a fiber is free.
+        # The slow path of a start the loop runs, when its pool is empty: a
+        # new fiber into the pool (the start takes it from there, with no
+        # branch or return between the take and the resume, where Ruby lands
+        # an interrupt), unless EventLoop#max_live_fibers are alive, in which
+        # case +entry+ is held back. Interrupts wait until the fiber is
+        # pooled: one landing as create returned lost a counted fiber.
         # @param loop [EventLoop]
         # @param entry [#__run__] the start, held back if no fiber may be made
-        # @return [PooledFiber, false] false when +entry+ was held back
+        # @return [Boolean] false when +entry+ was held back
         # @raise [FiberRefusedError] when the OS refuses the fiber
-        def take(loop, entry)
-          # delete_at(-1), not pop: see EventLoop#pool.
-          loop.pool.delete_at(-1) || (loop.fiber_for?(entry) && create(loop))
+        def provide(loop, entry)
+          Thread.handle_interrupt(Masks::UNINTERRUPTED) do
+            next false unless loop.fiber_for?(entry)
+
+            loop.pool << create(loop)
+            true
+          end
         end
 
         # @param loop [EventLoop]
@@ -207,6 +214,22 @@ module Heddle
         @fiber.resume
       end
 
+      # An interrupt left the start of a job given by {#start_job}: if the
+      # job (+proc+, +args+, +evaluation+) had not begun, this fiber lets go
+      # of it and goes back to the pool, or is counted out if the interrupt
+      # ended it as it switched in (the caller queues the start again).
+      # @param proc [Heddle::Proc]
+      # @param args [Array]
+      # @param evaluation [Proc::Evaluation, nil]
+      # @return [Boolean] whether the job had not begun
+      def give_back(proc, args, evaluation)
+        return false unless @args.equal?(args) && @proc.equal?(proc) && @evaluation.equal?(evaluation)
+
+        @proc = @args = @evaluation = nil
+        @fiber.alive? ? @pool << self : @loop.count_fiber(-1)
+        true
+      end
+
       # Takes the next job while running in its fiber (EventLoop#chain).
       # @return [void]
       def take_job(proc, args, evaluation)
@@ -290,7 +313,9 @@ module Heddle
         pool = @pool
         while true # `loop` would cost a block call per proc run
           begin
-            result = @proc.__invoke__(*@args)
+            args = @args
+            @args = nil # the job has begun (see #give_back)
+            result = @proc.__invoke__(*args)
             @evaluation&.__send__(:__finished__, result)
           rescue Proc::Evaluation::Cancelled
             @evaluation&.__send__(:__finished__, nil)
@@ -300,7 +325,7 @@ module Heddle
           rescue Exception => e # rubocop:disable Lint/RescueException -- wake awaiters, let exit/Interrupt through
             died(e)
           end
-          @evaluation = @proc = @args = @parent = nil
+          @evaluation = @proc = @parent = nil
           next if @chain && @loop.chain(self)
           break if pool.size >= EventLoop::POOL_SIZE && @loop.held.empty?
 

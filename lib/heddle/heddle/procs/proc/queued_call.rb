@@ -45,18 +45,32 @@ module Heddle
       end
 
       # Starts the proc (or holds it back while too many fibers are live).
+      # An interrupt that lands before the proc began queues it again.
       # @return [void]
       private def __run__
         loop = @loop
-        pooled = PooledFiber.take(loop, self) or return
-        proc = @proc
-        args = @args
+        return if loop.pool.empty? && !PooledFiber.provide(loop, self)
+
+        # No branch or return from the take to the resume: Ruby lands interrupts there.
+        pooled = loop.pool.delete_at(-1) # not pop: see EventLoop#pool
+        pooled.start_job(@proc, @args, nil)
+        # Kept until the job began, for #restart (docs/journal/core.md, issue 39's leftover).
         @proc = @args = nil # recycle, inlined: hot path (call_methods_waiting benchmark)
         calls = loop.spent_calls
         calls << self if calls.size < EventLoop::POOL_SIZE
-        pooled.start_job(proc, args, nil)
       rescue FiberRefusedError => e
         @proc.trigger(:error, e)
+      rescue Exception # rubocop:disable Lint/RescueException -- any interrupt; re-raised
+        restart(pooled)
+        raise
+      end
+
+      # Queues this call again if the interrupt left it unstarted: before the
+      # take (and not held back), or taken by a fiber whose job had not begun.
+      private def restart(pooled)
+        return unless pooled ? pooled.give_back(@proc, @args, nil) : !@loop.held.include?(self)
+
+        @loop.queue << self
       end
     end
   end

@@ -58,6 +58,8 @@ module Heddle
       __finished__: "Proc::Evaluation: its pooled fiber's proc returned, raised or was cancelled",
       __invoke__: "Proc: the proc's own ::Proc#call, run by a pooled fiber",
       __start__: "Proc::Evaluation: start its proc in a pooled fiber, for the loop",
+      __unchain__: "Proc::Evaluation: the pooled fiber that took its start in place ended before it began: " \
+                   "pending and queued again",
       __forked__: "Proc::Evaluation, in a forked child's loop: it was pending in the parent and never runs here",
       __forked_from__: "Proc::Evaluation: the pid of the process it was pending in when this one forked",
       __forked_error__: "Proc::Evaluation: the LoopGoneError awaiting a forked copy raises"

@@ -314,14 +314,25 @@ module Heddle
     # Lets a proc fiber that just finished a job start the round's next entry
     # itself, if that entry is a start (call_detached, call_and_forget): two
     # fiber switches saved per start (bench call_methods).
+    # An interrupt that lands after +pooled+ took the entry (its
+    # +running_proc+ is set) and before the head moved past it moves the head
+    # on: the entry is off the queue, and the fiber, which the interrupt ends,
+    # queues the start again (Proc::PooledFiber#work).
     # @param pooled [Object] the finished, free pooled fiber
     # @return [Boolean] true when +pooled+ took the next entry
     def chain(pooled)
       return false unless @round_left > 0 && (entry = @queue[@head]) && entry.__send__(:__chain_into__, pooled) # rubocop:disable Style/NumericPredicate
 
+      # No interrupt lands from here to the return: the rescue sees the head unmoved.
       @head += 1
       @round_left -= 1
       true
+    rescue Exception # rubocop:disable Lint/RescueException -- any interrupt; re-raised
+      if pooled.running_proc # taken: off the queue
+        @head += 1
+        @round_left -= 1
+      end
+      raise
     end
 
     # The proc fibers of the loop: the pool of idle ones, how many exist, and

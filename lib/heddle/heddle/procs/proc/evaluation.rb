@@ -256,13 +256,27 @@ module Heddle
       # EventLoop#chain); resumes of a started one stay with the loop.
       # @return [Boolean] whether the pooled fiber took it
       private def __chain_into__(pooled)
+        none = NO_ARGS # first: see #__run__
         return false unless @state == PENDING
 
-        proc = @slot
-        @state = RUNNING
+        # The take first: an interrupt after it has the fiber give it back (see #__unchain__).
+        pooled.take_job(@slot, (extras = @extras)&.args || none, self)
         @slot = pooled
-        pooled.take_job(proc, take_args, self)
+        @state = RUNNING
+        extras.args = nil if extras
         true
+      end
+
+      # The pooled fiber that took this start in place (#__chain_into__) ended
+      # before it began (PooledFiber#work): pending again, and queued.
+      # @param proc [Heddle::Proc]
+      # @param args [Array]
+      # @return [void]
+      private def __unchain__(proc, args)
+        @slot = proc
+        @state = PENDING
+        @extras.args = args unless args.equal?(NO_ARGS)
+        @loop.queue << self
       end
 
       # Called by the pooled fiber when the proc returned, raised or was cancelled.
@@ -471,15 +485,6 @@ module Heddle
       # The result of a concluded evaluation.
       def concluded_result
         @state == CONCLUDED ? @slot : @extras.result
-      end
-
-      # The arguments of a pending start, handed over once.
-      def take_args
-        none = NO_ARGS # first: see #__run__
-        extras = @extras or return none
-        args = extras.args or return none
-        extras.args = nil
-        args
       end
 
       # Leaves the waiting state, whatever ended the wait other than its run

@@ -45,6 +45,9 @@ module Heddle
       AGAIN = Object.new.freeze
       # What {#run_jobs} returns when the loop ended it while idle ({#retire}).
       RETIRED = Object.new.freeze
+      # @chain while its job was taken in place ({#take_job}): truthy, so the
+      # fiber chains on, and not true, so {#ended} knows whose job it is.
+      CHAINED = :chained
       # The proc raised +error+ (a StandardError, ScriptError, SystemStackError or
       # SecurityError: what Concurrently concludes an evaluation to, too).
       class Failure < Signal
@@ -210,7 +213,7 @@ module Heddle
       # out already.
       # @return [void]
       def retire
-        @proc = nil
+        @proc = @chain = nil # nil: counted out (see #ended)
         @fiber.resume
       end
 
@@ -226,7 +229,7 @@ module Heddle
         return false unless @args.equal?(args) && @proc.equal?(proc) && @evaluation.equal?(evaluation)
 
         @proc = @args = @evaluation = nil
-        @fiber.alive? ? @pool << self : @loop.count_fiber(-1)
+        @pool << self if @fiber.alive? # a dead one counted itself out (#ended)
         true
       end
 
@@ -236,6 +239,7 @@ module Heddle
         @proc = proc
         @args = args
         @evaluation = evaluation
+        @chain = CHAINED
       end
 
       # @return [Proc::Evaluation] the evaluation being run (created on demand)
@@ -301,8 +305,40 @@ module Heddle
         nil while AGAIN == (result = run_jobs(JOBS_PER_ENTRY))
         return if RETIRED == result # counted out by the loop already
 
+        @chain = nil # counted out (see #ended)
         @loop.count_fiber(-1)
         result
+      rescue Exception # rubocop:disable Lint/RescueException -- a job's, or an interrupt between jobs; re-raised
+        Thread.handle_interrupt(Masks::UNINTERRUPTED) { ended }
+        raise
+      end
+
+      # An exception ends the fiber: it is counted out, once, and a start it
+      # took in place and had not begun is queued again. One that was given
+      # it ({#start_job}) is queued again by the giver ({#give_back}).
+      def ended
+        chain = @chain
+        return if chain.nil? # counted out already
+
+        @chain = nil
+        @pool.delete(self) # an interrupt as it went back to the pool
+        @loop.count_fiber(-1)
+        restart_taken if CHAINED.equal?(chain) && @args
+      end
+
+      # Queues again the start taken in place: the evaluation, the bare proc
+      # (no arguments) or a call with its arguments. The loop's head is past
+      # its entry (EventLoop#chain).
+      def restart_taken
+        proc = @proc
+        args = @args
+        evaluation = @evaluation
+        @proc = @args = @evaluation = nil
+        if evaluation
+          evaluation.__send__(:__unchain__, proc, args)
+        else
+          @loop.queue << (args.equal?(Arguments::EMPTY) ? proc : QueuedCall.for(@loop, proc, args))
+        end
       end
 
       # Runs the job given, then each job given after a Fiber.yield, until
@@ -345,8 +381,7 @@ module Heddle
 
       def died(error)
         @evaluation&.__send__(:__finished__, error)
-        @loop.count_fiber(-1)
-        raise error
+        raise error # counted out in #work
       end
     end
   end

@@ -1,4 +1,5 @@
-# in-process A/B of the pipe round trip: select vs nio4r backends (+ hooks off) vs async, interleaved
+# in-process A/B of the pipe round trip: select vs nio4r vs epoll backends (+ hooks off) vs async, interleaved;
+# ONLY=epoll,nio4r,async picks configurations
 require "bundler/setup"
 require "heddle"
 require "async"
@@ -13,8 +14,9 @@ def job(n)
   [a, b, [there_r, there_w, back_r, back_w]]
 end
 configs = {
-  "select" => [S::SelectWatch, true], "nio4r" => [S::NIOWatch, true],
-  "select nohooks" => [S::SelectWatch, false], "nio4r nohooks" => [S::NIOWatch, false], "async" => [nil, nil]
+  "select" => [S::SelectWatch, true], "nio4r" => [S::NIOWatch, true], "epoll" => [S::EpollWatch, true],
+  "select nohooks" => [S::SelectWatch, false], "nio4r nohooks" => [S::NIOWatch, false],
+  "epoll nohooks" => [S::EpollWatch, false], "async" => [nil, nil]
 }
 configs = configs.select { |k, _| ENV["ONLY"].nil? || ENV["ONLY"].split(",").include?(k) }
 res = Hash.new { |h, k| h[k] = [] }

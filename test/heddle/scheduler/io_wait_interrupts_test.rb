@@ -78,3 +78,19 @@ class SchedulerIOWaitInterruptsTest < Minitest::Test
     end
   end
 end
+
+# The same fuzz on nio4r's back end (the one above runs on the default,
+# epoll in C where the C path is built): NIOWatch holds interrupts back
+# around its calls into nio4r, which the C registry does not need.
+class SchedulerIOWaitInterruptsNIOTest < SchedulerIOWaitInterruptsTest
+  def setup
+    nio = Heddle::EventLoop::Selectors::NIOWatch
+    skip "nio4r does not load: #{nio.load_error}" unless nio.available?
+    @previous = Heddle::EventLoop::IOWatch.instance_variable_get(:@backend)
+    Heddle::EventLoop::IOWatch.backend = nio
+  end
+
+  def teardown
+    Heddle::EventLoop::IOWatch.backend = @previous
+  end
+end

@@ -84,6 +84,7 @@ end
 # around its calls into nio4r, which the C registry does not need.
 class SchedulerIOWaitInterruptsNIOTest < SchedulerIOWaitInterruptsTest
   def setup
+    super
     nio = Heddle::EventLoop::Selectors::NIOWatch
     skip "nio4r does not load: #{nio.load_error}" unless nio.available?
     @previous = Heddle::EventLoop::IOWatch.instance_variable_get(:@backend)
@@ -92,5 +93,6 @@ class SchedulerIOWaitInterruptsNIOTest < SchedulerIOWaitInterruptsTest
 
   def teardown
     Heddle::EventLoop::IOWatch.backend = @previous
+    super
   end
 end

@@ -45,7 +45,7 @@ module Heddle
       AGAIN = Object.new.freeze
       # What {#run_jobs} returns when the loop ended it while idle ({#retire}).
       RETIRED = Object.new.freeze
-      # @chain while its job was taken in place ({#take_job}): truthy, so the
+      # The value of +@chain+ while its job was taken in place ({#take_job}): truthy, so the
       # fiber chains on, and not true, so {#ended} knows whose job it is.
       CHAINED = :chained
       # The proc raised +error+ (a StandardError, ScriptError, SystemStackError or

@@ -14,8 +14,8 @@ Heddle::Bench.suite(:scheduler) do |s|
                 "Thread::Queue hand-off there and back, a 1-byte pipe round trip. heddle runs them as concurrent " \
                 "procs under Heddle.run, with its io_read/io_write hooks and without them (io_hooks: false: Ruby " \
                 "reads and writes itself and calls io_wait), async as tasks under Async { }. heddle's IO readiness " \
-                "back end is its default (nio4r's epoll when it loads); the pipe round trip also runs on the " \
-                "IO.select fallback (selector: select)."
+                "back end is its default (epoll in C where the C path is built, else nio4r's); the pipe round " \
+                "trip also runs on the IO.select fallback (selector: select)."
   s.kind :duration
   s.unit "seconds for n turns"
   s.trials 5
@@ -60,8 +60,8 @@ Heddle::Bench.suite(:scheduler) do |s|
     }
   }
 
-  # The IO readiness back end the heddle rows use is the default (nio4r's
-  # epoll when it loads); this runner pins the IO.select fallback, for the
+  # The IO readiness back end the heddle rows use is the default (epoll in
+  # C, else nio4r's); this runner pins the IO.select fallback, for the
   # pipe round trip only (docs/core.md, "Choosing the selector").
   select_runner = lambda { |a, b|
     "Thread.new do\n  # HEDDLE_SELECTOR=select\n  " \

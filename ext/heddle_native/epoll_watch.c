@@ -227,20 +227,7 @@ bury(watch_t *w, VALUE io, VALUE list)
     }
 }
 
-/* Drops +reg+, whose IO was closed: its waiters go to +dead+. */
-static void
-drop(watch_t *w, reg_t *reg)
-{
-    bury(w, reg->io, reg->readers);
-    bury(w, reg->io, reg->writers);
-    kernel_forget(w, reg);
-    if (reg->always) w->always--;
-    w->regs[reg->fd] = NULL;
-    w->count--;
-    xfree(reg);
-}
-
-/* Drops an idle registration of an open IO. */
+/* Drops an idle registration of an open IO (and, through #drop, a closed one's). */
 static void
 release_idle(watch_t *w, reg_t *reg)
 {
@@ -249,6 +236,15 @@ release_idle(watch_t *w, reg_t *reg)
     w->regs[reg->fd] = NULL;
     w->count--;
     xfree(reg);
+}
+
+/* Drops +reg+, whose IO was closed: its waiters go to +dead+. */
+static void
+drop(watch_t *w, reg_t *reg)
+{
+    bury(w, reg->io, reg->readers);
+    bury(w, reg->io, reg->writers);
+    release_idle(w, reg);
 }
 
 static void
